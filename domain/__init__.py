@@ -1,0 +1,1 @@
+"""Pure rules of every game Hearthlog serves: no I/O, no clock, no global random."""

@@ -1,0 +1,1 @@
+"""What every game shares: the Decider protocol, the seeded generator, seats and rule errors."""
