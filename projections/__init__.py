@@ -1,0 +1,1 @@
+"""Pure functions over a match's events and state: summaries, seat views and logs."""

@@ -1,0 +1,43 @@
+"""The catalogue of games."""
+
+from __future__ import annotations
+
+import msgspec
+from litestar import Controller, get
+
+from domain.games import GAMES
+from service.api.common import errors
+from service.api.schemas import GameInfo, GameList
+from service.errors import ServiceError
+
+
+def describe(game_id: str) -> GameInfo:
+    """A game, with the JSON Schema of the options a host may set."""
+    game = GAMES[game_id]
+    return GameInfo(
+        id=game.id,
+        title=game.title,
+        rules_version=game.rules_version,
+        min_seats=game.min_seats,
+        max_seats=game.max_seats,
+        options=msgspec.json.schema(game.Options),
+    )
+
+
+class GameController(Controller):
+    """Which games are served, with their options, seat range and rules version."""
+
+    path = "/games"
+    tags = ["games"]
+
+    @get("/", operation_id="listGames", summary="The games this server plays")
+    async def list_games(self) -> GameList:
+        """Every game in the catalogue."""
+        return GameList(games=[describe(game_id) for game_id in sorted(GAMES)])
+
+    @get("/{game:str}", operation_id="getGame", summary="One game", responses=errors(404))
+    async def get_game(self, game: str) -> GameInfo:
+        """One game of the catalogue."""
+        if game not in GAMES:
+            raise ServiceError(404, f"no game {game!r}; the catalogue is at GET /games")
+        return describe(game)

@@ -1,0 +1,171 @@
+"""Request and response bodies of the REST API: msgspec Structs, documented in openapi/."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta
+
+from projections.log import LogLine
+
+Name = Annotated[str, Meta(min_length=1, max_length=32, description="A player's name")]
+Text = Annotated[str, Meta(max_length=100)]
+
+
+class Body(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Base of every request body: unknown fields are refused, not ignored."""
+
+
+class GameInfo(msgspec.Struct, kw_only=True):
+    """A game in the catalogue."""
+
+    id: str
+    title: str
+    rules_version: str
+    min_seats: int
+    max_seats: int
+    options: Annotated[dict[str, Any], Meta(description="JSON Schema of the match options")]
+
+
+class GameList(msgspec.Struct, kw_only=True):
+    """The catalogue."""
+
+    games: list[GameInfo]
+
+
+class CreateMatch(Body):
+    """Open a new match; the answer carries the host token that starts it."""
+
+    game: Annotated[str, Meta(examples=["wick-and-ember"])]
+    seats: Annotated[int, Meta(ge=1, le=64, examples=[4])]
+    options: dict[str, Any] = {}
+    tournament: Text | None = None
+    label: Text | None = None
+    practice: bool = False
+
+
+class ResultInfo(msgspec.Struct, kw_only=True):
+    """How a finished match ended; lists are indexed by seat."""
+
+    winners: list[int]
+    scores: list[int]
+    placements: list[int]
+
+
+class PlayerInfo(msgspec.Struct, kw_only=True):
+    """A taken seat."""
+
+    seat: int
+    name: str
+
+
+class MatchSummary(msgspec.Struct, kw_only=True):
+    """A match as listed: never anything hidden; the seeds only once it is finished."""
+
+    match_id: str
+    game: str
+    rules_version: str
+    status: Literal["lobby", "playing", "finished"]
+    seats: int
+    players: list[PlayerInfo]
+    practice: bool
+    tournament: str | None
+    label: str | None
+    version: int
+    seed_commitment: str
+    server_seed: str | None = None
+    client_seeds: list[str | None] | None = None
+    result: ResultInfo | None = None
+    created_at: datetime
+    finished_at: datetime | None = None
+
+
+class MatchCreatedAnswer(msgspec.Struct, kw_only=True):
+    """A new match and the host's token (shown once; keep it)."""
+
+    match_id: str
+    host_token: str
+    match: MatchSummary
+
+
+class MatchPage(msgspec.Struct, kw_only=True):
+    """One page of matches, newest first."""
+
+    matches: list[MatchSummary]
+    next_offset: int | None
+
+
+class JoinSeat(Body):
+    """Take the next free seat."""
+
+    name: Name
+    client_seed: Annotated[str, Meta(min_length=1, max_length=128)] | None = None
+
+
+class SeatAnswer(msgspec.Struct, kw_only=True):
+    """The seat taken and its token (shown once; send it as `Authorization: Bearer`)."""
+
+    seat: int
+    token: str
+
+
+class SendCommand(Body):
+    """A command for the caller's seat, exactly as `legal-actions` lists them."""
+
+    command: Annotated[
+        dict[str, Any],
+        Meta(examples=[{"type": "play", "card": "lamp_warden", "target": 1, "guess": "gale"}]),
+    ]
+    command_id: Annotated[str, Meta(min_length=1, max_length=64)] | None = None
+    expected_version: Annotated[int, Meta(ge=0)] | None = None
+
+
+class MatchView(msgspec.Struct, kw_only=True):
+    """What the caller may see now: a seat's view with its token, else the spectator's."""
+
+    match_id: str
+    game: str
+    status: Literal["lobby", "playing", "finished"]
+    version: int
+    practice: bool
+    seat: int | None
+    players: list[PlayerInfo]
+    board: dict[str, Any] | None
+
+
+class CommandAnswer(msgspec.Struct, kw_only=True):
+    """The match version after the command and the caller's new view."""
+
+    version: int
+    view: MatchView
+
+
+class LegalActions(msgspec.Struct, kw_only=True):
+    """Every complete command the caller's seat may send now."""
+
+    version: int
+    actions: list[dict[str, Any]]
+
+
+class LogPage(msgspec.Struct, kw_only=True):
+    """Log lines after a version: public ones, plus the caller's private ones."""
+
+    entries: list[LogLine]
+    version: int
+
+
+class Health(msgspec.Struct, kw_only=True):
+    """The service and its database answer."""
+
+    status: str
+    database: str
+
+
+class ErrorBody(msgspec.Struct, kw_only=True):
+    """Every error answer: the status, a message naming the problem, and details if any."""
+
+    status_code: int
+    detail: str
+    extra: dict[str, Any] | list[Any] | None = None

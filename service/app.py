@@ -1,0 +1,89 @@
+"""The litestar application: routes, error answers, the pool's lifespan, the OpenAPI document."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from litestar import Litestar, Request, Response, get
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import ScalarRenderPlugin, JsonRenderPlugin
+from litestar.openapi.spec import Components, SecurityScheme
+
+from service.api.common import errors
+from service.api.games import GameController
+from service.api.matches import MatchController
+from service.api.schemas import Health
+from service.errors import ServiceError
+from service.matches import MatchService
+
+MAX_BODY = 64 * 1024
+log = logging.getLogger("hearthlog")
+
+
+def service_error(_: Request, error: ServiceError) -> Response:
+    """A refused request: its status and a message naming the problem."""
+    headers = {"Retry-After": str(error.extra["retry_after"])} if "retry_after" in error.extra else {}
+    body = {"status_code": error.status, "detail": error.message}
+    if error.extra:
+        body["extra"] = error.extra
+    return Response(content=body, status_code=error.status, headers=headers)
+
+
+@get("/health", operation_id="health", summary="Liveness and database check",
+     responses=errors(503), tags=["service"])
+async def health(request: Request) -> Health:
+    """Answers when the service and its database do."""
+    try:
+        await request.app.state.pool.fetchval("SELECT 1")
+    except Exception:  # noqa: BLE001 - any failure means the database is not answering
+        raise ServiceError(503, "the database is not answering", retry_after=1) from None
+    return Health(status="ok", database="ok")
+
+
+def openapi_config() -> OpenAPIConfig:
+    """The document committed in openapi/openapi.json."""
+    return OpenAPIConfig(
+        title="Hearthlog",
+        version="0.1.0",
+        description="An event-sourced match service for card games.",
+        use_handler_docstrings=True,
+        path="/docs",
+        render_plugins=[ScalarRenderPlugin(), JsonRenderPlugin()],
+        components=Components(
+            security_schemes={
+                "BearerToken": SecurityScheme(
+                    type="http", scheme="bearer",
+                    description="A seat token (from joining) or the host token (from creating)",
+                )
+            }
+        ),
+    )
+
+
+def create_app(database_url: str | None = None) -> Litestar:
+    """The application; with a database URL it connects, migrates and serves on start-up."""
+
+    @asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        """Open the pool and migrate on start-up; close the pool on shutdown."""
+        from service.migrations import apply_migrations
+        from service.postgres import create_pool
+        from service.store import PostgresStore
+
+        await apply_migrations(database_url)
+        app.state.pool = await create_pool(database_url)
+        app.state.service = MatchService(PostgresStore(app.state.pool))
+        try:
+            yield
+        finally:
+            await app.state.pool.close()
+
+    return Litestar(
+        route_handlers=[health, GameController, MatchController],
+        exception_handlers={ServiceError: service_error},
+        openapi_config=openapi_config(),
+        lifespan=[lifespan] if database_url else [],
+        request_max_body_size=MAX_BODY,
+    )

@@ -1,0 +1,291 @@
+"""The application service: each use case loads a match, asks the rules, appends, answers."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from domain.core import match
+from domain.core.codec import encode, tag_of
+from domain.core.decider import Concede
+from domain.core.errors import RuleViolation
+from projections.summary import summary as summarise
+from service import auth, views
+from service.api import schemas
+from service.errors import ServiceError, forbidden, not_found, unauthorized, version_clash
+from service.loading import Loaded, StateCache, game_of
+from service.store import CommandRecord, DuplicateCommand, NewEvent, VersionConflict
+
+RETRIES = 20
+
+
+class Outcome(msgspec.Struct, frozen=True, kw_only=True):
+    """What a use case appended, and the state it led to."""
+
+    loaded: Loaded
+    version: int
+
+
+class MatchService:
+    """Every use case of the REST API, over one event store."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self.cache = StateCache(store)
+        self._seeds: dict[str, bytes] = {}
+
+    async def create(self, body: schemas.CreateMatch) -> schemas.MatchCreatedAnswer:
+        """Open a match: draw and commit to its server seed, hand out the host token."""
+        game = game_of(body.game)
+        seed, host_token = secrets.token_bytes(32), auth.new_token()
+        created = rule(
+            lambda: match.open_match(
+                game,
+                seats=body.seats,
+                options=body.options,
+                practice=body.practice,
+                tournament=body.tournament,
+                label=body.label,
+                seed_commitment=hashlib.sha256(seed).hexdigest(),
+            )
+        )
+        match_id = str(uuid.uuid4())
+        state = match.evolve(game, None, created)
+        await self.store.create_match(
+            match_id,
+            game=game.id,
+            rules_version=game.rules_version,
+            seats=body.seats,
+            practice=body.practice,
+            tournament=body.tournament,
+            label=body.label,
+            seed_commitment=created.seed_commitment,
+            server_seed=seed,
+            host_token_hash=auth.token_hash(host_token),
+            first=new_events([created], seat=None, command=None, command_id=None)[0],
+            summary=summarise(game, state, seed),
+        )
+        return schemas.MatchCreatedAnswer(
+            match_id=match_id, host_token=host_token, match=await self.summary(match_id)
+        )
+
+    async def summary(self, match_id: str) -> schemas.MatchSummary:
+        """The match as listed."""
+        row = await self.store.get_match(parse_id(match_id))
+        if row is None:
+            raise not_found(match_id)
+        return views.summary(row)
+
+    async def list(self, **filters: Any) -> schemas.MatchPage:
+        """A page of matches, newest first."""
+        limit, offset = filters.pop("limit"), filters.pop("offset")
+        rows = await self.store.list_matches(limit=limit + 1, offset=offset, **filters)
+        more = len(rows) > limit
+        return schemas.MatchPage(
+            matches=[views.summary(row) for row in rows[:limit]],
+            next_offset=offset + limit if more else None,
+        )
+
+    async def join(self, match_id: str, body: schemas.JoinSeat) -> schemas.SeatAnswer:
+        """Take the next free seat and get its token."""
+        token = auth.new_token()
+        command = match.JoinSeat(name=body.name, client_seed=body.client_seed)
+        done = await self._apply(match_id, None, command, token_hash=auth.token_hash(token))
+        return schemas.SeatAnswer(seat=len(done.loaded.state.names) - 1, token=token)
+
+    async def start(self, match_id: str, token: str | None) -> schemas.MatchSummary:
+        """The host starts play once every seat is taken."""
+        await self._host(match_id, token)
+        await self._apply(match_id, None, match.StartMatch())
+        return await self.summary(match_id)
+
+    async def view(self, match_id: str, token: str | None) -> schemas.MatchView:
+        """A seat's view with its token; the spectator's without one."""
+        seat = await self._viewer(match_id, token)
+        loaded = await self.cache.load(parse_id(match_id))
+        return views.match_view(loaded, seat)
+
+    async def legal_actions(self, match_id: str, token: str | None) -> schemas.LegalActions:
+        """Every complete command the caller's seat may send now."""
+        seat = await self._seat(match_id, token)
+        loaded = await self.cache.load(parse_id(match_id))
+        return schemas.LegalActions(version=loaded.version, actions=views.actions(loaded, seat))
+
+    async def log(self, match_id: str, token: str | None, after: int) -> schemas.LogPage:
+        """Log lines after a version: public ones, plus the caller's private ones."""
+        seat = await self._viewer(match_id, token)
+        loaded = await self.cache.load(parse_id(match_id))
+        events = await self.store.load(loaded.row.match_id)
+        return views.log_page(loaded, events, seat, after)
+
+    async def command(
+        self, match_id: str, token: str | None, body: schemas.SendCommand
+    ) -> tuple[int, bytes]:
+        """Play a command for the caller's seat; a repeated command_id gets the first answer."""
+        seat = await self._seat(match_id, token)
+        mid = parse_id(match_id)
+        if body.command_id is not None:
+            earlier = await self._earlier(mid, body.command_id, seat)
+            if earlier is not None:
+                return earlier
+        loaded = await self.cache.load(mid)
+        command = views.decode_command(loaded.game, body.command)
+        try:
+            done = await self._apply(
+                mid, seat, command, command_id=body.command_id, expected=body.expected_version
+            )
+        except DuplicateCommand:
+            earlier = await self._earlier(mid, body.command_id or "", seat)
+            assert earlier is not None
+            return earlier
+        return 200, encode(self._answer(done, seat))
+
+    async def concede(self, match_id: str, token: str | None) -> schemas.CommandAnswer:
+        """The caller's seat gives up the match."""
+        seat = await self._seat(match_id, token)
+        done = await self._apply(match_id, seat, Concede())
+        return self._answer(done, seat)
+
+    def _answer(self, done: Outcome, seat: int) -> schemas.CommandAnswer:
+        """The version and the caller's new view."""
+        return schemas.CommandAnswer(version=done.version, view=views.match_view(done.loaded, seat))
+
+    async def _earlier(self, match_id: str, command_id: str, seat: int) -> tuple[int, bytes] | None:
+        """The stored first answer to a command id, if it was seen before."""
+        record = await self.store.find_command(match_id, command_id)
+        if record is None:
+            return None
+        if record.seat != seat:
+            raise ServiceError(409, f"command_id {command_id!r} was already used by another seat")
+        return record.status_code, record.response
+
+    async def _apply(
+        self,
+        match_id: str,
+        seat: int | None,
+        command: Any,
+        *,
+        command_id: str | None = None,
+        expected: int | None = None,
+        token_hash: bytes | None = None,
+    ) -> Outcome:
+        """Decide and append; a version clash re-decides on the new state, a bounded number of times."""
+        mid = parse_id(match_id)
+        for _ in range(RETRIES):
+            loaded = await self.cache.load(mid)
+            if expected is not None and expected != loaded.version:
+                raise version_clash(expected, loaded.version)
+            seed = await self._server_seed(mid)
+            events = rule(lambda: match.decide(loaded.game, loaded.state, seat, command, seed))
+            state = match.fold(loaded.game, events, loaded.state)
+            after = Loaded(row=loaded.row, game=loaded.game, state=state,
+                           version=loaded.version + len(events))
+            record = None
+            if command_id is not None and seat is not None:
+                answer = self._answer(Outcome(loaded=after, version=after.version), seat)
+                record = CommandRecord(match_id=mid, command_id=command_id, seat=seat,
+                                       response=encode(answer), status_code=200,
+                                       version=after.version)
+            try:
+                await self.store.append(
+                    mid,
+                    loaded.version,
+                    new_events(events, seat=seat, command=command, command_id=command_id),
+                    status=match.status(loaded.game, state),
+                    summary=summarise(loaded.game, state, seed),
+                    seats_taken=len(state.names),
+                    finished=match.status(loaded.game, state) == "finished",
+                    seat_token=(len(state.names) - 1, token_hash) if token_hash else None,
+                    command=record,
+                )
+            except VersionConflict as clash:
+                if expected is not None:
+                    raise version_clash(expected, clash.current) from None
+                continue
+            self.cache.remember(mid, after.version, state)
+            return Outcome(loaded=after, version=after.version)
+        raise ServiceError(503, "the match is too busy right now; try again", retry_after=1)
+
+    async def _server_seed(self, match_id: str) -> bytes:
+        """The match's secret server seed (kept in memory once read; never shown while in play)."""
+        if match_id not in self._seeds:
+            seed = await self.store.server_seed(match_id)
+            if seed is None:
+                raise not_found(match_id)
+            self._seeds[match_id] = seed
+        return self._seeds[match_id]
+
+    async def _seat(self, match_id: str, token: str | None) -> int:
+        """The seat a token belongs to; 401 without a valid token, 403 for the host's."""
+        if token is None:
+            raise unauthorized("this needs a seat token: send 'Authorization: Bearer <token>'")
+        mid = parse_id(match_id)
+        seat = await self.store.seat_for_token(mid, auth.token_hash(token))
+        if seat is not None:
+            return seat
+        if auth.same_token(token, await self._host_hash(mid)):
+            raise forbidden("the host token cannot act for a seat; join a seat to play")
+        raise unauthorized("the token is not valid for this match")
+
+    async def _viewer(self, match_id: str, token: str | None) -> int | None:
+        """The seat a viewer sees as: a seat for a seat token, a spectator for none or the host."""
+        if token is None:
+            return None
+        try:
+            return await self._seat(match_id, token)
+        except ServiceError as error:
+            if error.status == 403:
+                return None
+            raise
+
+    async def _host(self, match_id: str, token: str | None) -> None:
+        """Check the host token; 401 without a valid one, 403 for a seat's."""
+        if token is None:
+            raise unauthorized("this needs the host token: send 'Authorization: Bearer <token>'")
+        mid = parse_id(match_id)
+        if auth.same_token(token, await self._host_hash(mid)):
+            return
+        if await self.store.seat_for_token(mid, auth.token_hash(token)) is not None:
+            raise forbidden("only the host can start the match")
+        raise unauthorized("the token is not valid for this match")
+
+    async def _host_hash(self, match_id: str) -> bytes:
+        """The stored hash of the match's host token."""
+        stored = await self.store.host_token_hash(match_id)
+        if stored is None:
+            raise not_found(match_id)
+        return stored
+
+
+def rule(decision: Callable[[], Any]) -> Any:
+    """Run a domain decision, turning a rule violation into the service's error."""
+    try:
+        return decision()
+    except RuleViolation as violation:
+        raise ServiceError(violation.status, violation.message) from None
+
+
+def parse_id(match_id: str) -> str:
+    """A canonical match id; 404 for anything that is not one."""
+    try:
+        return str(uuid.UUID(match_id))
+    except ValueError:
+        raise not_found(match_id) from None
+
+
+def new_events(
+    events: list[Any], *, seat: int | None, command: Any, command_id: str | None
+) -> list[NewEvent]:
+    """Events ready to append, each with its metadata; the first carries the command itself."""
+    out = []
+    for index, event in enumerate(events):
+        metadata: dict[str, Any] = {"seat": seat, "command_id": command_id}
+        if index == 0 and command is not None:
+            metadata["command"] = msgspec.to_builtins(command)
+        out.append(NewEvent(type=tag_of(event), data=encode(event), metadata=metadata))
+    return out

@@ -1,0 +1,79 @@
+"""Shaping answers: summaries, views, legal actions and log pages, all through the observers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.core import match
+from domain.core.decider import Game
+from projections.log import seat_log
+from service.api import schemas
+from service.errors import ServiceError
+from service.loading import Loaded, decode_events
+
+
+def summary(row: Any) -> schemas.MatchSummary:
+    """The public summary of a stored match row."""
+    stored = row.summary or {}
+    result = stored.get("result")
+    return schemas.MatchSummary(
+        match_id=str(row.match_id),
+        game=row.game,
+        rules_version=row.rules_version,
+        status=row.status,
+        seats=row.seats,
+        players=[schemas.PlayerInfo(seat=i, name=n) for i, n in enumerate(stored.get("names", []))],
+        practice=row.practice,
+        tournament=row.tournament,
+        label=row.label,
+        version=row.version,
+        seed_commitment=row.seed_commitment,
+        server_seed=stored.get("server_seed"),
+        client_seeds=stored.get("client_seeds"),
+        result=None if result is None else msgspec.convert(result, schemas.ResultInfo),
+        created_at=row.created_at,
+        finished_at=row.finished_at,
+    )
+
+
+def match_view(loaded: Loaded, seat: int | None) -> schemas.MatchView:
+    """The caller's view: the game's observer for the board, nothing else from the state."""
+    state = loaded.state
+    board = None
+    if isinstance(state, match.Table):
+        board = msgspec.to_builtins(loaded.game.observe(state.game, seat))
+    return schemas.MatchView(
+        match_id=str(loaded.row.match_id),
+        game=loaded.game.id,
+        status=match.status(loaded.game, state),
+        version=loaded.version,
+        practice=state.created.practice,
+        seat=seat,
+        players=[schemas.PlayerInfo(seat=i, name=n) for i, n in enumerate(state.names)],
+        board=board,
+    )
+
+
+def actions(loaded: Loaded, seat: int) -> list[dict[str, Any]]:
+    """The seat's legal commands, as JSON objects ready to send back."""
+    state = loaded.state
+    if not isinstance(state, match.Table) or match.outcome(loaded.game, state) is not None:
+        return []
+    return [msgspec.to_builtins(c) for c in loaded.game.legal_actions(state.game, seat)]
+
+
+def log_page(loaded: Loaded, stored: list[Any], seat: int | None, after: int) -> schemas.LogPage:
+    """Log lines after a version, for a seat (or the public)."""
+    events = decode_events(loaded.game, stored)
+    version = stored[-1].version if stored else 0
+    return schemas.LogPage(entries=seat_log(loaded.game, events, seat, after), version=version)
+
+
+def decode_command(game: Game, command: dict[str, Any]) -> Any:
+    """A typed command of the match's game; 422 naming what is wrong otherwise."""
+    try:
+        return msgspec.convert(command, game.Command, strict=True)
+    except msgspec.ValidationError as error:
+        raise ServiceError(422, f"invalid command: {error}") from None
