@@ -188,7 +188,7 @@ class MatchService:
             record = None
             if command_id is not None and seat is not None:
                 answer = self._answer(Outcome(loaded=after, version=after.version), seat)
-                record = CommandRecord(match_id=mid, command_id=command_id, seat=seat,
+                record = CommandRecord(command_id=command_id, seat=seat,
                                        response=encode(answer), status_code=200,
                                        version=after.version)
             try:

@@ -1,0 +1,77 @@
+"""Client-side helpers for end-to-end tests: each player is a separate HTTP client."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import httpx
+
+
+async def open_match(base: str, seats: int, **body: Any) -> dict[str, Any]:
+    """Create a match; returns the answer with match_id and host_token."""
+    async with httpx.AsyncClient(base_url=base) as client:
+        answer = await client.post("/matches", json={"game": "wick-and-ember", "seats": seats,
+                                                      **body})
+        assert answer.status_code == 201, answer.text
+        return answer.json()
+
+
+class Player:
+    """One seat's client: its own connection, its own token."""
+
+    def __init__(self, base: str, match_id: str, name: str) -> None:
+        self.client = httpx.AsyncClient(base_url=base, timeout=30)
+        self.match_id, self.name = match_id, name
+        self.seat: int | None = None
+        self.token: str | None = None
+
+    async def join(self, **extra: Any) -> None:
+        """Take a seat."""
+        answer = await self.client.post(f"/matches/{self.match_id}/seats",
+                                        json={"name": self.name, **extra})
+        assert answer.status_code == 201, answer.text
+        self.seat, self.token = answer.json()["seat"], answer.json()["token"]
+        self.client.headers["authorization"] = f"Bearer {self.token}"
+
+    async def get(self, route: str, **params: Any) -> dict[str, Any]:
+        """GET a match route with this seat's token."""
+        answer = await self.client.get(f"/matches/{self.match_id}{route}", params=params)
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+    async def send(self, command: dict[str, Any], **extra: Any) -> httpx.Response:
+        """POST a command for this seat."""
+        return await self.client.post(f"/matches/{self.match_id}/commands",
+                                      json={"command": command, **extra})
+
+    async def play_randomly(self, rng: random.Random, poll: float = 0.01) -> dict[str, Any]:
+        """Play random legal actions whenever it is this seat's turn, until the match ends."""
+        while True:
+            view = await self.get("/view")
+            if view["status"] == "finished":
+                return view
+            actions = (await self.get("/legal-actions"))["actions"]
+            if not actions:
+                await asyncio.sleep(poll)
+                continue
+            answer = await self.send(rng.choice(actions))
+            assert answer.status_code in (200, 409), answer.text
+
+    async def close(self) -> None:
+        """Close the connection."""
+        await self.client.aclose()
+
+
+async def seated_match(base: str, names: list[str], **body: Any) -> tuple[dict, list[Player]]:
+    """A started match with one Player per name, seated in order."""
+    created = await open_match(base, len(names), **body)
+    players = [Player(base, created["match_id"], name) for name in names]
+    for player in players:
+        await player.join()
+    async with httpx.AsyncClient(base_url=base) as host:
+        started = await host.post(f"/matches/{created['match_id']}/start",
+                                  headers={"authorization": f"Bearer {created['host_token']}"})
+        assert started.status_code == 200, started.text
+    return created, players
