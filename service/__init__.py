@@ -1,0 +1,1 @@
+"""The service around the domain: litestar app, asyncpg event store, Postgres provisioning, CLI."""

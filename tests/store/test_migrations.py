@@ -1,0 +1,136 @@
+"""Migrations: each file applied once, in order, under a lock; an edited file stops start-up."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from service.migrations import MIGRATIONS_DIR, MigrationError, apply_migrations, read_migrations
+from service.postgres import create_database, drop_database
+
+
+@pytest.fixture
+async def blank_url(postgres_server_url: str) -> AsyncIterator[str]:
+    """An empty database of this test's own."""
+    name = f"blank_{uuid.uuid4().hex[:12]}"
+    yield await create_database(postgres_server_url, name)
+    await drop_database(postgres_server_url, name)
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    """A migrations folder with two files that would fail if run twice."""
+    (tmp_path / "0001_first.sql").write_text("CREATE TABLE first (id int PRIMARY KEY);\n")
+    (tmp_path / "0002_second.sql").write_text(
+        "SELECT pg_sleep(0.1);\nCREATE TABLE second (id int REFERENCES first);\n"
+    )
+    return tmp_path
+
+
+async def recorded(url: str) -> list[tuple[int, str]]:
+    """The (version, name) rows of schema_migrations."""
+    conn = await asyncpg.connect(url)
+    try:
+        rows = await conn.fetch("SELECT version, name FROM schema_migrations ORDER BY version")
+    finally:
+        await conn.close()
+    return [(row["version"], row["name"]) for row in rows]
+
+
+async def test_pending_files_are_applied_in_order_and_recorded(
+    blank_url: str, folder: Path
+) -> None:
+    applied = await apply_migrations(blank_url, folder)
+
+    assert applied == ["0001_first.sql", "0002_second.sql"]
+    assert await recorded(blank_url) == [(1, "0001_first.sql"), (2, "0002_second.sql")]
+
+
+async def test_applying_again_applies_nothing(blank_url: str, folder: Path) -> None:
+    await apply_migrations(blank_url, folder)
+
+    assert await apply_migrations(blank_url, folder) == []
+
+
+async def test_a_new_file_is_applied_after_the_recorded_ones(blank_url: str, folder: Path) -> None:
+    await apply_migrations(blank_url, folder)
+    (folder / "0003_third.sql").write_text("CREATE TABLE third (id int);\n")
+
+    assert await apply_migrations(blank_url, folder) == ["0003_third.sql"]
+
+
+async def test_concurrent_runs_apply_each_file_once(blank_url: str, folder: Path) -> None:
+    runs = await asyncio.gather(*(apply_migrations(blank_url, folder) for _ in range(2)))
+
+    assert sorted(runs, key=len) == [[], ["0001_first.sql", "0002_second.sql"]]
+    assert len(await recorded(blank_url)) == 2
+
+
+async def test_an_edited_applied_file_stops_start_up_naming_it(
+    blank_url: str, folder: Path
+) -> None:
+    await apply_migrations(blank_url, folder)
+    (folder / "0001_first.sql").write_text("CREATE TABLE first (id bigint PRIMARY KEY);\n")
+    (folder / "0003_third.sql").write_text("CREATE TABLE third (id int);\n")
+
+    with pytest.raises(MigrationError, match="0001_first.sql was edited after it was applied"):
+        await apply_migrations(blank_url, folder)
+
+    assert len(await recorded(blank_url)) == 2
+
+
+async def test_a_failing_file_records_nothing_and_keeps_earlier_ones(
+    blank_url: str, folder: Path
+) -> None:
+    (folder / "0003_broken.sql").write_text("CREATE TABLE broken (id int);\nSELECT nonsense;\n")
+
+    with pytest.raises(MigrationError, match="0003_broken.sql failed"):
+        await apply_migrations(blank_url, folder)
+
+    assert len(await recorded(blank_url)) == 2
+    conn = await asyncpg.connect(blank_url)
+    try:
+        assert await conn.fetchval("SELECT to_regclass('broken')") is None
+    finally:
+        await conn.close()
+
+
+async def test_badly_named_or_doubled_files_are_refused(folder: Path) -> None:
+    (folder / "0002_again.sql").write_text("SELECT 1;\n")
+    with pytest.raises(MigrationError, match="version 2 is also"):
+        read_migrations(folder)
+
+    (folder / "0002_again.sql").rename(folder / "third.sql")
+    with pytest.raises(MigrationError, match="third.sql"):
+        read_migrations(folder)
+
+
+async def test_an_open_connection_can_be_migrated(blank_url: str, folder: Path) -> None:
+    conn = await asyncpg.connect(blank_url)
+    try:
+        assert await apply_migrations(conn, folder) == ["0001_first.sql", "0002_second.sql"]
+    finally:
+        await conn.close()
+
+
+async def test_the_project_migrations_create_the_schema(blank_url: str) -> None:
+    names = await apply_migrations(blank_url)
+
+    assert names == [m.name for m in read_migrations(MIGRATIONS_DIR)]
+    conn = await asyncpg.connect(blank_url)
+    try:
+        tables = await conn.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+    finally:
+        await conn.close()
+    assert {row["tablename"] for row in tables} >= {
+        "schema_migrations",
+        "matches",
+        "events",
+        "seat_tokens",
+        "commands",
+    }
