@@ -1,0 +1,237 @@
+"""An in-memory event store for fast tests; it keeps exactly the contract of PostgresStore."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import msgspec
+
+from domain.core.chain import GENESIS
+from service.store import (
+    CommandRecord,
+    DuplicateCommand,
+    MatchRow,
+    NewEvent,
+    StoredEvent,
+    StoreError,
+    UnknownMatch,
+    VersionConflict,
+    check_write,
+    hashes_after,
+    match_uuid,
+)
+
+
+@dataclass
+class _Match:
+    """Everything stored about one match."""
+
+    row: MatchRow
+    server_seed: bytes
+    host_token_hash: bytes | None
+    events: list[StoredEvent] = field(default_factory=list)
+    tokens: dict[int, bytes] = field(default_factory=dict)
+    commands: dict[str, CommandRecord] = field(default_factory=dict)
+
+
+class MemoryStore:
+    """Matches in a dict; each method runs without awaiting, so it is atomic under asyncio."""
+
+    def __init__(self) -> None:
+        self._matches: dict[str, _Match] = {}
+        self._last_time = datetime.fromtimestamp(0, UTC)
+
+    def _now(self) -> datetime:
+        """A strictly increasing clock, so "newest first" never ties."""
+        self._last_time = max(datetime.now(UTC), self._last_time + timedelta(microseconds=1))
+        return self._last_time
+
+    def _find(self, match_id: str) -> _Match | None:
+        """The stored match, or None (ids are compared as UUIDs, like Postgres does)."""
+        key = match_uuid(match_id)
+        return None if key is None else self._matches.get(str(key))
+
+    async def create_match(
+        self,
+        match_id: str,
+        *,
+        game: str,
+        rules_version: str,
+        seats: int,
+        practice: bool,
+        tournament: str | None,
+        label: str | None,
+        seed_commitment: str,
+        server_seed: bytes,
+        host_token_hash: bytes | None,
+        first: NewEvent,
+        summary: dict[str, Any],
+    ) -> StoredEvent:
+        """Store the match row and its first event."""
+        key = match_uuid(match_id)
+        if key is None:
+            raise ValueError(f"match id {match_id!r} is not a UUID")
+        if str(key) in self._matches:
+            raise StoreError(f"match {key} already exists")
+        check_write("lobby", [first])
+        now = self._now()
+        head = hashes_after(GENESIS, [first])[0]
+        row = MatchRow(
+            match_id=str(key),
+            game=game,
+            rules_version=rules_version,
+            status="lobby",
+            seats=seats,
+            seats_taken=0,
+            practice=practice,
+            tournament=tournament,
+            label=label,
+            version=1,
+            head_hash=head,
+            seed_commitment=seed_commitment,
+            summary=_copy(summary),
+            created_at=now,
+            updated_at=now,
+            finished_at=None,
+        )
+        event = _stored(str(key), 1, first, now, head)
+        self._matches[str(key)] = _Match(row, server_seed, host_token_hash, [event])
+        return event
+
+    async def append(
+        self,
+        match_id: str,
+        expected_version: int,
+        events: list[NewEvent],
+        *,
+        status: str,
+        summary: dict[str, Any],
+        seats_taken: int | None = None,
+        finished: bool = False,
+        seat_token: tuple[int, bytes] | None = None,
+        command: CommandRecord | None = None,
+    ) -> list[StoredEvent]:
+        """Check everything first, then change everything, so nothing partial lands."""
+        match = self._find(match_id)
+        if match is None:
+            raise UnknownMatch(match_id)
+        check_write(status, events)
+        _check_unique(match, expected_version, seat_token, command)
+        now = self._now()
+        hashes = hashes_after(match.row.head_hash, events)
+        new = [
+            _stored(match.row.match_id, expected_version + n, event, now, h)
+            for n, (event, h) in enumerate(zip(events, hashes), start=1)
+        ]
+        match.events.extend(new)
+        match.row = msgspec.structs.replace(
+            match.row,
+            version=expected_version + len(events),
+            head_hash=hashes[-1] if hashes else match.row.head_hash,
+            status=status,
+            summary=_copy(summary),
+            updated_at=now,
+            seats_taken=match.row.seats_taken if seats_taken is None else seats_taken,
+            finished_at=match.row.finished_at or (now if finished else None),
+        )
+        if seat_token is not None:
+            match.tokens[seat_token[0]] = seat_token[1]
+        if command is not None:
+            match.commands[command.command_id] = msgspec.structs.replace(command, recorded_at=now)
+        return new
+
+    async def load(
+        self, match_id: str, after: int = 0, upto: int | None = None
+    ) -> list[StoredEvent]:
+        """The match's events with after < version <= upto, in version order."""
+        match = self._find(match_id)
+        if match is None:
+            return []
+        return [
+            e for e in match.events if e.version > after and (upto is None or e.version <= upto)
+        ]
+
+    async def get_match(self, match_id: str) -> MatchRow | None:
+        """The match's row, or None."""
+        match = self._find(match_id)
+        return None if match is None else match.row
+
+    async def list_matches(
+        self,
+        *,
+        game: str | None = None,
+        status: str | None = None,
+        tournament: str | None = None,
+        practice: bool | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> list[MatchRow]:
+        """Matches passing every given filter, newest first, one page."""
+        wanted = {"game": game, "status": status, "tournament": tournament, "practice": practice}
+        given = {name: value for name, value in wanted.items() if value is not None}
+        rows = [
+            m.row
+            for m in self._matches.values()
+            if all(getattr(m.row, name) == value for name, value in given.items())
+        ]
+        rows.sort(key=lambda row: (row.created_at, row.match_id), reverse=True)
+        return rows[offset : offset + limit]
+
+    async def find_command(self, match_id: str, command_id: str) -> CommandRecord | None:
+        """The recorded first answer to this command id, or None."""
+        match = self._find(match_id)
+        return None if match is None else match.commands.get(command_id)
+
+    async def seat_for_token(self, match_id: str, token_hash: bytes) -> int | None:
+        """The seat holding this token hash, or None."""
+        match = self._find(match_id)
+        tokens = {} if match is None else match.tokens
+        return next((seat for seat, held in tokens.items() if held == token_hash), None)
+
+    async def host_token_hash(self, match_id: str) -> bytes | None:
+        """The host token's hash, or None."""
+        match = self._find(match_id)
+        return None if match is None else match.host_token_hash
+
+    async def server_seed(self, match_id: str) -> bytes | None:
+        """The secret server seed (publish it only once the match is finished), or None."""
+        match = self._find(match_id)
+        return None if match is None else match.server_seed
+
+
+def _check_unique(
+    match: _Match,
+    expected: int,
+    seat_token: tuple[int, bytes] | None,
+    command: CommandRecord | None,
+) -> None:
+    """The checks Postgres's keys make (version, seat token, command id), before any change."""
+    if match.row.version != expected:
+        raise VersionConflict(match.row.version, expected)
+    if seat_token is not None:
+        seat, token_hash = seat_token
+        if seat in match.tokens or token_hash in match.tokens.values():
+            raise StoreError(f"seat {seat} of match {match.row.match_id} already has a token")
+    if command is not None and command.command_id in match.commands:
+        raise DuplicateCommand(match.row.match_id, command.command_id)
+
+
+def _copy(value: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy through JSON, as a jsonb round trip would make."""
+    copied: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(value))
+    return copied
+
+
+def _stored(match_id: str, version: int, event: NewEvent, at: datetime, hash: bytes) -> StoredEvent:
+    """The stored form of an appended event, its metadata copied."""
+    return StoredEvent(
+        match_id=match_id,
+        version=version,
+        type=event.type,
+        data=event.data,
+        metadata=_copy(event.metadata),
+        recorded_at=at,
+        hash=hash,
+    )

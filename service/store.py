@@ -1,0 +1,480 @@
+"""The event store: its records, its errors, its contract, and the Postgres implementation.
+
+A match is one stream of events keyed by (match_id, version). Appends are optimistic: the
+caller names the version it decided on, and the store refuses when another writer got there
+first. Everything one append changes (events, match row, seat token, command record) lands in
+one transaction or not at all. ``service.memory_store.MemoryStore`` keeps the same contract.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any, Protocol
+
+import asyncpg
+import msgspec
+
+from domain.core.chain import GENESIS, link
+
+
+class NewEvent(msgspec.Struct, frozen=True, kw_only=True):
+    """An event to append: its tag, its canonical JSON bytes and free-form metadata."""
+
+    type: str
+    data: bytes
+    metadata: dict[str, Any] = {}
+
+
+class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
+    """An event as stored; ``data`` decodes to the JSON value appended (key order may differ)."""
+
+    match_id: str
+    version: int
+    type: str
+    data: bytes
+    metadata: dict[str, Any]
+    recorded_at: datetime
+    hash: bytes
+
+
+class MatchRow(msgspec.Struct, frozen=True, kw_only=True):
+    """A match's row without its secrets (server seed, host token hash)."""
+
+    match_id: str
+    game: str
+    rules_version: str
+    status: str
+    seats: int
+    seats_taken: int
+    practice: bool
+    tournament: str | None
+    label: str | None
+    version: int
+    head_hash: bytes
+    seed_commitment: str
+    summary: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+
+
+class CommandRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """The first answer to a command id, kept so a retry gets the same bytes."""
+
+    command_id: str
+    seat: int | None
+    response: bytes
+    status_code: int
+    version: int
+    recorded_at: datetime | None = None
+
+
+class StoreError(Exception):
+    """The store refused a write."""
+
+
+class UnknownMatch(StoreError):
+    """No match has this id."""
+
+    def __init__(self, match_id: str) -> None:
+        super().__init__(f"no match {match_id}")
+        self.match_id = match_id
+
+
+class VersionConflict(StoreError):
+    """Another writer moved the match on; reload and decide again."""
+
+    def __init__(self, current: int, expected: int | None = None) -> None:
+        wanted = "" if expected is None else f", not {expected}"
+        super().__init__(f"the match is at version {current}{wanted}")
+        self.current = current
+        self.expected = expected
+
+
+class DuplicateCommand(StoreError):
+    """This command id was already recorded for the match; nothing was written."""
+
+    def __init__(self, match_id: str, command_id: str) -> None:
+        super().__init__(f"command {command_id} was already applied to match {match_id}")
+        self.match_id = match_id
+        self.command_id = command_id
+
+
+class EventStore(Protocol):
+    """What the application needs from a store; every backend passes the same contract tests."""
+
+    async def create_match(
+        self,
+        match_id: str,
+        *,
+        game: str,
+        rules_version: str,
+        seats: int,
+        practice: bool,
+        tournament: str | None,
+        label: str | None,
+        seed_commitment: str,
+        server_seed: bytes,
+        host_token_hash: bytes | None,
+        first: NewEvent,
+        summary: dict[str, Any],
+    ) -> StoredEvent: ...
+
+    async def append(
+        self,
+        match_id: str,
+        expected_version: int,
+        events: list[NewEvent],
+        *,
+        status: str,
+        summary: dict[str, Any],
+        seats_taken: int | None = None,
+        finished: bool = False,
+        seat_token: tuple[int, bytes] | None = None,
+        command: CommandRecord | None = None,
+    ) -> list[StoredEvent]: ...
+
+    async def load(
+        self, match_id: str, after: int = 0, upto: int | None = None
+    ) -> list[StoredEvent]: ...
+
+    async def get_match(self, match_id: str) -> MatchRow | None: ...
+
+    async def list_matches(
+        self,
+        *,
+        game: str | None = None,
+        status: str | None = None,
+        tournament: str | None = None,
+        practice: bool | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> list[MatchRow]: ...
+
+    async def find_command(self, match_id: str, command_id: str) -> CommandRecord | None: ...
+
+    async def seat_for_token(self, match_id: str, token_hash: bytes) -> int | None: ...
+
+    async def host_token_hash(self, match_id: str) -> bytes | None: ...
+
+    async def server_seed(self, match_id: str) -> bytes | None: ...
+
+
+def match_uuid(match_id: str) -> uuid.UUID | None:
+    """The match id as a UUID, or None when it is not one (so no match can have it)."""
+    try:
+        return uuid.UUID(str(match_id))
+    except ValueError:
+        return None
+
+
+STATUSES = ("lobby", "playing", "finished")
+
+
+def check_write(status: str, events: list[NewEvent]) -> None:
+    """Refuse an unknown status or event data that is not JSON, before anything is written."""
+    if status not in STATUSES:
+        raise StoreError(f"unknown match status {status!r}")
+    for event in events:
+        try:
+            msgspec.json.decode(event.data)
+        except msgspec.DecodeError as error:
+            raise StoreError(f"event {event.type} data is not JSON: {error}") from error
+
+
+def hashes_after(previous: bytes, events: list[NewEvent]) -> list[bytes]:
+    """Each new event's chain hash, continuing from ``previous``."""
+    hashes = []
+    for event in events:
+        previous = link(previous, event.data)
+        hashes.append(previous)
+    return hashes
+
+
+_MATCH_COLUMNS = """match_id, game, rules_version, status, seats, seats_taken, practice,
+    tournament, label, version, head_hash, seed_commitment, summary, created_at, updated_at,
+    finished_at"""
+
+_INSERT_MATCH = """
+INSERT INTO matches (match_id, game, rules_version, status, seats, practice, tournament, label,
+    version, head_hash, seed_commitment, server_seed, host_token_hash, summary)
+VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, 1, $8, $9, $10, $11, $12)
+RETURNING created_at
+"""
+
+_INSERT_EVENT = """
+INSERT INTO events (match_id, version, type, data, metadata, hash) VALUES ($1, $2, $3, $4, $5, $6)
+"""
+
+_UPDATE_HEAD = """
+UPDATE matches SET version = $2, head_hash = $3, status = $4, summary = $5,
+    seats_taken = coalesce($6, seats_taken), updated_at = now(),
+    finished_at = CASE WHEN $7 THEN coalesce(finished_at, now()) ELSE finished_at END
+WHERE match_id = $1
+RETURNING updated_at
+"""
+
+_INSERT_COMMAND = """
+INSERT INTO commands (match_id, command_id, seat, response, status_code, version)
+VALUES ($1, $2, $3, $4, $5, $6)
+ON CONFLICT (match_id, command_id) DO NOTHING
+RETURNING command_id
+"""
+
+
+class PostgresStore:
+    """The event store on Postgres, through an asyncpg pool made by ``service.postgres``."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+
+    async def create_match(
+        self,
+        match_id: str,
+        *,
+        game: str,
+        rules_version: str,
+        seats: int,
+        practice: bool,
+        tournament: str | None,
+        label: str | None,
+        seed_commitment: str,
+        server_seed: bytes,
+        host_token_hash: bytes | None,
+        first: NewEvent,
+        summary: dict[str, Any],
+    ) -> StoredEvent:
+        """Insert the match row and its first event in one transaction."""
+        key = _require_uuid(match_id)
+        check_write("lobby", [first])
+        head = link(GENESIS, first.data)
+        async with self.pool.acquire() as conn, conn.transaction():
+            try:
+                created_at = await conn.fetchval(
+                    _INSERT_MATCH,
+                    key,
+                    game,
+                    rules_version,
+                    seats,
+                    practice,
+                    tournament,
+                    label,
+                    head,
+                    seed_commitment,
+                    server_seed,
+                    host_token_hash,
+                    summary,
+                )
+            except asyncpg.UniqueViolationError as error:
+                raise StoreError(f"match {key} already exists") from error
+            await conn.execute(_INSERT_EVENT, key, 1, first.type, first.data, first.metadata, head)
+        return _stored(str(key), 1, first, created_at, head)
+
+    async def append(
+        self,
+        match_id: str,
+        expected_version: int,
+        events: list[NewEvent],
+        *,
+        status: str,
+        summary: dict[str, Any],
+        seats_taken: int | None = None,
+        finished: bool = False,
+        seat_token: tuple[int, bytes] | None = None,
+        command: CommandRecord | None = None,
+    ) -> list[StoredEvent]:
+        """Append at ``expected_version`` with everything that goes with it, or write nothing."""
+        key = match_uuid(match_id)
+        if key is None:
+            raise UnknownMatch(match_id)
+        check_write(status, events)
+        async with self.pool.acquire() as conn, conn.transaction():
+            head = await _lock_head(conn, key, expected_version)
+            hashes = hashes_after(head, events)
+            version = expected_version + len(events)
+            rows = [
+                (key, expected_version + n, e.type, e.data, e.metadata, h)
+                for n, (e, h) in enumerate(zip(events, hashes), start=1)
+            ]
+            if rows:
+                await conn.executemany(_INSERT_EVENT, rows)
+            now = await conn.fetchval(
+                _UPDATE_HEAD,
+                key,
+                version,
+                hashes[-1] if hashes else head,
+                status,
+                summary,
+                seats_taken,
+                finished,
+            )
+            if seat_token is not None:
+                await _insert_seat_token(conn, key, seat_token)
+            if command is not None:
+                await _insert_command(conn, key, command)
+        return [_stored(str(key), r[1], e, now, r[5]) for r, e in zip(rows, events)]
+
+    async def load(
+        self, match_id: str, after: int = 0, upto: int | None = None
+    ) -> list[StoredEvent]:
+        """The match's events with after < version <= upto, in version order."""
+        key = match_uuid(match_id)
+        if key is None:
+            return []
+        rows = await self.pool.fetch(
+            """SELECT version, type, data::text AS data, metadata, recorded_at, hash FROM events
+            WHERE match_id = $1 AND version > $2 AND ($3::int IS NULL OR version <= $3)
+            ORDER BY version""",
+            key,
+            after,
+            upto,
+        )
+        return [
+            StoredEvent(**{**dict(r), "match_id": str(key), "data": r["data"].encode()})
+            for r in rows
+        ]
+
+    async def get_match(self, match_id: str) -> MatchRow | None:
+        """The match's row, or None."""
+        key = match_uuid(match_id)
+        if key is None:
+            return None
+        row = await self.pool.fetchrow(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE match_id = $1", key
+        )
+        return None if row is None else _match_row(row)
+
+    async def list_matches(
+        self,
+        *,
+        game: str | None = None,
+        status: str | None = None,
+        tournament: str | None = None,
+        practice: bool | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> list[MatchRow]:
+        """Matches passing every given filter, newest first, one page."""
+        filters = {"game": game, "status": status, "tournament": tournament, "practice": practice}
+        given = {column: value for column, value in filters.items() if value is not None}
+        where = " AND ".join(f"{c} = ${n}" for n, c in enumerate(given, start=1)) or "true"
+        n = len(given)
+        rows = await self.pool.fetch(
+            f"""SELECT {_MATCH_COLUMNS} FROM matches WHERE {where}
+            ORDER BY created_at DESC, match_id DESC LIMIT ${n + 1} OFFSET ${n + 2}""",
+            *given.values(),
+            limit,
+            offset,
+        )
+        return [_match_row(row) for row in rows]
+
+    async def find_command(self, match_id: str, command_id: str) -> CommandRecord | None:
+        """The recorded first answer to this command id, or None."""
+        key = match_uuid(match_id)
+        if key is None:
+            return None
+        row = await self.pool.fetchrow(
+            """SELECT command_id, seat, response, status_code, version, recorded_at
+            FROM commands WHERE match_id = $1 AND command_id = $2""",
+            key,
+            command_id,
+        )
+        return None if row is None else CommandRecord(**dict(row))
+
+    async def seat_for_token(self, match_id: str, token_hash: bytes) -> int | None:
+        """The seat holding this token hash, or None."""
+        return await self._value(
+            "SELECT seat FROM seat_tokens WHERE match_id = $1 AND token_hash = $2",
+            match_id,
+            token_hash,
+        )
+
+    async def host_token_hash(self, match_id: str) -> bytes | None:
+        """The host token's hash, or None."""
+        return await self._value(
+            "SELECT host_token_hash FROM matches WHERE match_id = $1", match_id
+        )
+
+    async def server_seed(self, match_id: str) -> bytes | None:
+        """The secret server seed (publish it only once the match is finished), or None."""
+        return await self._value("SELECT server_seed FROM matches WHERE match_id = $1", match_id)
+
+    async def _value(self, query: str, match_id: str, *args: Any) -> Any:
+        """One value looked up by match id, or None when there is none."""
+        key = match_uuid(match_id)
+        if key is None:
+            return None
+        return await self.pool.fetchval(query, key, *args)
+
+
+def _require_uuid(match_id: str) -> uuid.UUID:
+    """The match id as a UUID; a new match must have one."""
+    key = match_uuid(match_id)
+    if key is None:
+        raise ValueError(f"match id {match_id!r} is not a UUID")
+    return key
+
+
+async def _lock_head(conn: asyncpg.Connection, key: uuid.UUID, expected: int) -> bytes:
+    """Lock the match row and return its head hash, checking the version first."""
+    row = await conn.fetchrow(
+        "SELECT version, head_hash FROM matches WHERE match_id = $1 FOR UPDATE", key
+    )
+    if row is None:
+        raise UnknownMatch(str(key))
+    if row["version"] != expected:
+        raise VersionConflict(row["version"], expected)
+    head: bytes = row["head_hash"]
+    return head
+
+
+async def _insert_seat_token(
+    conn: asyncpg.Connection, key: uuid.UUID, seat_token: tuple[int, bytes]
+) -> None:
+    """Record a seat's token hash; a seat or token given twice is refused."""
+    seat, token_hash = seat_token
+    try:
+        await conn.execute(
+            "INSERT INTO seat_tokens (match_id, seat, token_hash) VALUES ($1, $2, $3)",
+            key,
+            seat,
+            token_hash,
+        )
+    except asyncpg.UniqueViolationError as error:
+        raise StoreError(f"seat {seat} of match {key} already has a token") from error
+
+
+async def _insert_command(conn: asyncpg.Connection, key: uuid.UUID, command: CommandRecord) -> None:
+    """Record the command's first answer; a command id seen before rolls everything back."""
+    inserted = await conn.fetchval(
+        _INSERT_COMMAND,
+        key,
+        command.command_id,
+        command.seat,
+        command.response,
+        command.status_code,
+        command.version,
+    )
+    if inserted is None:
+        raise DuplicateCommand(str(key), command.command_id)
+
+
+def _stored(match_id: str, version: int, event: NewEvent, at: datetime, hash: bytes) -> StoredEvent:
+    """The stored form of an event just written."""
+    return StoredEvent(
+        match_id=match_id,
+        version=version,
+        type=event.type,
+        data=event.data,
+        metadata=event.metadata,
+        recorded_at=at,
+        hash=hash,
+    )
+
+
+def _match_row(row: asyncpg.Record) -> MatchRow:
+    """A MatchRow from a database row."""
+    values = dict(row)
+    values["match_id"] = str(values["match_id"])
+    return MatchRow(**values)

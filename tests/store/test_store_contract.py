@@ -1,0 +1,349 @@
+"""The event store contract, written once and run against every backend."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import Any
+
+import msgspec
+import pytest
+
+from domain.core.chain import chain
+from service.memory_store import MemoryStore
+from service.store import (
+    CommandRecord,
+    DuplicateCommand,
+    EventStore,
+    NewEvent,
+    PostgresStore,
+    StoreError,
+    UnknownMatch,
+    VersionConflict,
+)
+
+
+@pytest.fixture(params=["memory", "postgres"])
+def store(request: pytest.FixtureRequest) -> EventStore:
+    """Each backend in turn; the Postgres one gets a fresh migrated database."""
+    if request.param == "memory":
+        return MemoryStore()
+    return PostgresStore(request.getfixturevalue("pool"))
+
+
+def event(type: str = "card_played", **data: Any) -> NewEvent:
+    """A new event whose data is the canonical JSON of its tag and fields."""
+    return NewEvent(type=type, data=msgspec.json.encode({"type": type, **data}), metadata={"n": 1})
+
+
+async def new_match(store: EventStore, **options: Any) -> str:
+    """Create a match with defaults overridden by ``options``; return its id."""
+    match_id = str(uuid.uuid4())
+    fields: dict[str, Any] = {
+        "game": "embers",
+        "rules_version": "1",
+        "seats": 2,
+        "practice": False,
+        "tournament": None,
+        "label": None,
+        "seed_commitment": "c0ffee",
+        "server_seed": b"seed-" + match_id.encode(),
+        "host_token_hash": b"host-" + match_id.encode(),
+        "first": event("match_created", game="embers"),
+        "summary": {"names": []},
+    }
+    await store.create_match(match_id, **(fields | options))
+    return match_id
+
+
+def decoded(data: bytes) -> Any:
+    """The JSON value of event data."""
+    return msgspec.json.decode(data)
+
+
+async def test_a_created_match_loads_with_its_first_event(store: EventStore) -> None:
+    match_id = await new_match(store)
+
+    [first] = await store.load(match_id)
+
+    assert (first.match_id, first.version, first.type) == (match_id, 1, "match_created")
+    assert decoded(first.data) == {"type": "match_created", "game": "embers"}
+    assert first.metadata == {"n": 1}
+
+
+async def test_a_created_match_has_a_lobby_row_without_secrets(store: EventStore) -> None:
+    match_id = await new_match(store, tournament="spring", label="table 4", practice=True)
+
+    row = await store.get_match(match_id)
+
+    assert row is not None
+    assert (row.game, row.rules_version, row.status, row.seats) == ("embers", "1", "lobby", 2)
+    assert (row.seats_taken, row.practice, row.tournament, row.label) == (
+        0,
+        True,
+        "spring",
+        "table 4",
+    )
+    assert (row.version, row.seed_commitment, row.summary) == (1, "c0ffee", {"names": []})
+    assert row.finished_at is None and row.created_at == row.updated_at
+    assert not {"server_seed", "host_token_hash"} & set(msgspec.structs.asdict(row))
+    assert await store.server_seed(match_id) == b"seed-" + match_id.encode()
+    assert await store.host_token_hash(match_id) == b"host-" + match_id.encode()
+
+
+async def test_append_at_the_head_version_adds_the_next_versions(store: EventStore) -> None:
+    match_id = await new_match(store)
+
+    stored = await store.append(
+        match_id,
+        1,
+        [event(card=1), event(card=2)],
+        status="playing",
+        summary={"turn": 2},
+        seats_taken=2,
+    )
+
+    assert [e.version for e in stored] == [2, 3]
+    assert [e.version for e in await store.load(match_id)] == [1, 2, 3]
+    row = await store.get_match(match_id)
+    assert row is not None
+    assert (row.version, row.status, row.summary, row.seats_taken) == (3, "playing", {"turn": 2}, 2)
+    assert row.head_hash == stored[-1].hash and row.updated_at >= row.created_at
+
+
+async def test_append_at_a_stale_version_raises_and_writes_nothing(store: EventStore) -> None:
+    match_id = await new_match(store)
+    await store.append(match_id, 1, [event(card=1)], status="playing", summary={"turn": 1})
+
+    with pytest.raises(VersionConflict) as raised:
+        await store.append(match_id, 1, [event(card=9)], status="finished", summary={})
+
+    assert raised.value.current == 2
+    assert [e.version for e in await store.load(match_id)] == [1, 2]
+    row = await store.get_match(match_id)
+    assert row is not None and (row.status, row.summary) == ("playing", {"turn": 1})
+
+
+async def test_hashes_chain_from_genesis_over_the_appended_bytes(store: EventStore) -> None:
+    first = event("match_created", game="embers")
+    more = [event(card=n, note="ü ✓") for n in range(5)]
+    match_id = await new_match(store, first=first)
+    await store.append(match_id, 1, more[:2], status="playing", summary={})
+    await store.append(match_id, 3, more[2:], status="playing", summary={})
+
+    stored = await store.load(match_id)
+
+    expected = chain([e.data for e in [first, *more]])
+    assert [e.hash for e in stored] == expected
+    assert [decoded(e.data) for e in stored[1:]] == [decoded(e.data) for e in more]
+    row = await store.get_match(match_id)
+    assert row is not None and row.head_hash == expected[-1]
+
+
+async def test_concurrent_appends_at_one_version_let_exactly_one_win(store: EventStore) -> None:
+    match_id = await new_match(store)
+
+    results = await asyncio.gather(
+        *(
+            store.append(
+                match_id,
+                1,
+                [event(writer=n), event(writer=n)],
+                status="playing",
+                summary={"writer": n},
+            )
+            for n in range(10)
+        ),
+        return_exceptions=True,
+    )
+
+    winners = [r for r in results if isinstance(r, list)]
+    assert len(winners) == 1
+    assert all(
+        isinstance(r, VersionConflict) and r.current == 3 for r in results if r not in winners
+    )
+    stored = await store.load(match_id)
+    assert [e.version for e in stored] == [1, 2, 3]
+    assert stored[1].hash == winners[0][0].hash
+
+
+async def test_a_duplicate_command_id_rolls_back_the_whole_append(store: EventStore) -> None:
+    match_id = await new_match(store)
+    answer = CommandRecord(
+        command_id="c-1", seat=0, response=b'{"ok":1}', status_code=200, version=2
+    )
+    await store.append(
+        match_id, 1, [event(card=1)], status="playing", summary={"a": 1}, command=answer
+    )
+
+    with pytest.raises(DuplicateCommand):
+        await store.append(
+            match_id,
+            2,
+            [event(card=2)],
+            status="finished",
+            summary={"b": 2},
+            finished=True,
+            seat_token=(1, b"token-1"),
+            command=CommandRecord(
+                command_id="c-1", seat=0, response=b"x", status_code=200, version=3
+            ),
+        )
+
+    assert [e.version for e in await store.load(match_id)] == [1, 2]
+    row = await store.get_match(match_id)
+    assert row is not None and (row.version, row.status, row.summary) == (2, "playing", {"a": 1})
+    assert row.finished_at is None
+    assert await store.seat_for_token(match_id, b"token-1") is None
+
+
+async def test_a_recorded_command_gives_back_its_first_answer(store: EventStore) -> None:
+    match_id = await new_match(store)
+    answer = CommandRecord(
+        command_id="c-7", seat=1, response=b'{"view": [1, 2]}', status_code=201, version=2
+    )
+    await store.append(match_id, 1, [event(card=1)], status="playing", summary={}, command=answer)
+
+    found = await store.find_command(match_id, "c-7")
+
+    assert found is not None and found.recorded_at is not None
+    assert msgspec.structs.replace(found, recorded_at=None) == answer
+    assert await store.find_command(match_id, "c-8") is None
+
+
+async def test_a_command_without_events_is_recorded_at_the_same_version(store: EventStore) -> None:
+    match_id = await new_match(store)
+    refused = CommandRecord(command_id="bad", seat=0, response=b"{}", status_code=422, version=1)
+
+    assert await store.append(match_id, 1, [], status="lobby", summary={}, command=refused) == []
+
+    row = await store.get_match(match_id)
+    assert row is not None and row.version == 1
+    assert await store.find_command(match_id, "bad") is not None
+
+
+async def test_load_after_and_upto_select_a_version_range(store: EventStore) -> None:
+    match_id = await new_match(store)
+    await store.append(match_id, 1, [event(card=n) for n in range(5)], status="playing", summary={})
+
+    assert [e.version for e in await store.load(match_id, after=3)] == [4, 5, 6]
+    assert [e.version for e in await store.load(match_id, upto=2)] == [1, 2]
+    assert [e.version for e in await store.load(match_id, after=2, upto=4)] == [3, 4]
+    assert await store.load(match_id, after=6) == []
+
+
+async def test_finishing_sets_the_status_and_finished_at_once(store: EventStore) -> None:
+    match_id = await new_match(store)
+    await store.append(
+        match_id, 1, [event(card=1)], status="finished", summary={"winners": [0]}, finished=True
+    )
+    row = await store.get_match(match_id)
+    assert row is not None and row.finished_at is not None
+
+    await store.append(match_id, 2, [event("seed_revealed")], status="finished", summary={})
+
+    later = await store.get_match(match_id)
+    assert later is not None and (later.status, later.finished_at) == ("finished", row.finished_at)
+
+
+async def test_list_filters_by_game_status_tournament_and_practice(store: EventStore) -> None:
+    a = await new_match(store, game="embers", tournament="spring")
+    b = await new_match(store, game="embers", practice=True)
+    c = await new_match(store, game="lantern", tournament="spring")
+    await store.append(c, 1, [event(card=1)], status="playing", summary={})
+
+    async def ids(**filters: Any) -> set[str]:
+        return {row.match_id for row in await store.list_matches(**filters)}
+
+    assert await ids() == {a, b, c}
+    assert await ids(game="embers") == {a, b}
+    assert await ids(status="playing") == {c}
+    assert await ids(tournament="spring") == {a, c}
+    assert await ids(practice=True) == {b}
+    assert await ids(game="embers", status="lobby", tournament="spring") == {a}
+    assert await ids(game="nope") == set()
+
+
+async def test_list_pages_newest_first(store: EventStore) -> None:
+    created = [await new_match(store) for _ in range(5)]
+
+    pages = [await store.list_matches(limit=2, offset=n) for n in (0, 2, 4)]
+
+    assert [[row.match_id for row in page] for page in pages] == [
+        created[:-3:-1],
+        created[2:0:-1],
+        created[:1],
+    ]
+
+
+async def test_seat_tokens_map_to_their_seats(store: EventStore) -> None:
+    match_id = await new_match(store)
+    other = await new_match(store)
+    await store.append(
+        match_id,
+        1,
+        [event("seat_joined", seat=0)],
+        status="lobby",
+        summary={},
+        seats_taken=1,
+        seat_token=(0, b"t0"),
+    )
+    await store.append(
+        match_id,
+        2,
+        [event("seat_joined", seat=1)],
+        status="lobby",
+        summary={},
+        seats_taken=2,
+        seat_token=(1, b"t1"),
+    )
+
+    assert await store.seat_for_token(match_id, b"t0") == 0
+    assert await store.seat_for_token(match_id, b"t1") == 1
+    assert await store.seat_for_token(match_id, b"t2") is None
+    assert await store.seat_for_token(other, b"t0") is None
+
+
+async def test_a_seat_given_a_second_token_is_refused(store: EventStore) -> None:
+    match_id = await new_match(store)
+    await store.append(match_id, 1, [], status="lobby", summary={}, seat_token=(0, b"t0"))
+
+    with pytest.raises(StoreError):
+        await store.append(
+            match_id, 1, [event(card=1)], status="lobby", summary={}, seat_token=(0, b"t9")
+        )
+
+    assert [e.version for e in await store.load(match_id)] == [1]
+
+
+async def test_an_unknown_match_reads_as_absent_and_refuses_appends(store: EventStore) -> None:
+    for missing in (str(uuid.uuid4()), "not-a-uuid"):
+        assert await store.get_match(missing) is None
+        assert await store.load(missing) == []
+        assert await store.find_command(missing, "c") is None
+        assert await store.seat_for_token(missing, b"t") is None
+        assert await store.host_token_hash(missing) is None
+        assert await store.server_seed(missing) is None
+        with pytest.raises(UnknownMatch):
+            await store.append(missing, 1, [event()], status="playing", summary={})
+
+
+async def test_bad_writes_are_refused_before_anything_lands(store: EventStore) -> None:
+    match_id = await new_match(store)
+
+    with pytest.raises(StoreError):
+        await store.append(match_id, 1, [event()], status="paused", summary={})
+    with pytest.raises(StoreError):
+        await store.append(
+            match_id, 1, [NewEvent(type="x", data=b"{not json")], status="lobby", summary={}
+        )
+
+    assert [e.version for e in await store.load(match_id)] == [1]
+
+
+async def test_match_ids_are_compared_as_uuids(store: EventStore) -> None:
+    match_id = await new_match(store)
+
+    row = await store.get_match(match_id.upper())
+
+    assert row is not None and row.match_id == match_id
