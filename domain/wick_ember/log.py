@@ -148,7 +148,8 @@ def _cards_passed(before: Any, event: CardsPassed) -> list[LogEntry]:
     """A Ferrywoman's pass: public who, private what (W11)."""
     names, ring = before.night.names, event.seats
     who = listing([names[s] for s in ring])
-    lines = [_say(f"{who} {'trade' if len(ring) == 2 else 'pass'} their hidden cards clockwise.")]
+    how = "trade hidden cards" if len(ring) == 2 else "pass their hidden cards clockwise"
+    lines = [_say(f"{who} {how}.")]
     for i, seat in enumerate(ring):
         given, got = before.seats[seat].hand[0], before.seats[ring[i - 1]].hand[0]
         following = ring[(i + 1) % len(ring)]
