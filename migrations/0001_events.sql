@@ -31,7 +31,7 @@ CREATE TABLE events (
     match_id    uuid NOT NULL REFERENCES matches (match_id),
     version     int NOT NULL CHECK (version > 0),
     type        text NOT NULL,
-    data        jsonb NOT NULL,
+    data        json NOT NULL,         -- json, not jsonb: the exact bytes that were hashed
     metadata    jsonb NOT NULL DEFAULT '{}',
     recorded_at timestamptz NOT NULL DEFAULT now(),
     hash        bytea NOT NULL CHECK (length(hash) = 32),  -- sha256(previous hash || event bytes)

@@ -27,7 +27,7 @@ class NewEvent(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
-    """An event as stored; ``data`` decodes to the JSON value appended (key order may differ)."""
+    """An event as stored; ``data`` is exactly the bytes appended (and hashed)."""
 
     match_id: str
     version: int
@@ -268,7 +268,9 @@ class PostgresStore:
                 )
             except asyncpg.UniqueViolationError as error:
                 raise StoreError(f"match {key} already exists") from error
-            await conn.execute(_INSERT_EVENT, key, 1, first.type, first.data, first.metadata, head)
+            await conn.execute(
+                _INSERT_EVENT, key, 1, first.type, first.data.decode(), first.metadata, head
+            )
         return _stored(str(key), 1, first, created_at, head)
 
     async def append(
@@ -294,7 +296,7 @@ class PostgresStore:
             hashes = hashes_after(head, events)
             version = expected_version + len(events)
             rows = [
-                (key, expected_version + n, e.type, e.data, e.metadata, h)
+                (key, expected_version + n, e.type, e.data.decode(), e.metadata, h)
                 for n, (e, h) in enumerate(zip(events, hashes), start=1)
             ]
             if rows:

@@ -136,6 +136,7 @@ async def test_hashes_chain_from_genesis_over_the_appended_bytes(store: EventSto
     expected = chain([e.data for e in [first, *more]])
     assert [e.hash for e in stored] == expected
     assert [decoded(e.data) for e in stored[1:]] == [decoded(e.data) for e in more]
+    assert [e.data for e in stored[1:]] == [e.data for e in more]  # byte for byte: they are hashed
     row = await store.get_match(match_id)
     assert row is not None and row.head_hash == expected[-1]
 
