@@ -56,10 +56,12 @@ def openapi(args: argparse.Namespace) -> int:
 
 def openapi_text() -> str:
     """The OpenAPI document as stable, indented JSON."""
+    import msgspec
+
     from service.app import create_app
 
     schema = create_app().openapi_schema.to_schema()
-    return json.dumps(schema, indent=2, sort_keys=True)
+    return json.dumps(schema, indent=2, sort_keys=True, default=msgspec.to_builtins)
 
 
 def parser() -> argparse.ArgumentParser:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from litestar import Request
 from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import Example
 
 from service import auth
 from service.api.schemas import ErrorBody
@@ -25,7 +26,12 @@ _MEANINGS = {
 def errors(*codes: int) -> dict[int, ResponseSpec]:
     """The documented error answers of a route."""
     return {
-        code: ResponseSpec(data_container=ErrorBody, description=_MEANINGS[code])
+        code: ResponseSpec(
+            data_container=ErrorBody,
+            description=_MEANINGS[code],
+            generate_examples=False,
+            examples=[Example(value={"status_code": code, "detail": _MEANINGS[code]})],
+        )
         for code in codes
     }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 from litestar import Controller, get
+from litestar.params import FromPath
 
 from domain.games import GAMES
 from service.api.common import errors
@@ -36,7 +37,7 @@ class GameController(Controller):
         return GameList(games=[describe(game_id) for game_id in sorted(GAMES)])
 
     @get("/{game:str}", operation_id="getGame", summary="One game", responses=errors(404))
-    async def get_game(self, game: str) -> GameInfo:
+    async def get_game(self, game: FromPath[str]) -> GameInfo:
         """One game of the catalogue."""
         if game not in GAMES:
             raise ServiceError(404, f"no game {game!r}; the catalogue is at GET /games")

@@ -1,0 +1,66 @@
+"""The `hearthlog` command: migrate, openapi, and serve on an embedded Postgres from nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import uuid
+
+import httpx
+
+from service.postgres import create_database, drop_database
+from tests.api.conftest import free_port, stop_server
+
+HEARTHLOG = [sys.executable, "-m", "service.cli"]
+
+
+async def test_migrate_applies_every_migration_once(postgres_server_url):
+    """Given an empty database, when `hearthlog migrate` runs twice, then the first run applies
+    every migration and the second applies nothing."""
+    name = f"cli_{uuid.uuid4().hex[:12]}"
+    url = await create_database(postgres_server_url, name)
+    try:
+        first = subprocess.run([*HEARTHLOG, "migrate", "--database-url", url],
+                               capture_output=True, text=True, timeout=120, check=True)
+        second = subprocess.run([*HEARTHLOG, "migrate", "--database-url", url],
+                                capture_output=True, text=True, timeout=120, check=True)
+    finally:
+        await drop_database(postgres_server_url, name)
+    assert "applied 0001" in first.stdout
+    assert second.stdout.strip() == "nothing to apply"
+
+
+def test_openapi_writes_the_document(tmp_path):
+    """Given an output path, when `hearthlog openapi --out` runs, then it writes valid JSON."""
+    out = tmp_path / "openapi.json"
+    subprocess.run([*HEARTHLOG, "openapi", "--out", str(out)], check=True, timeout=120,
+                   capture_output=True)
+    assert json.loads(out.read_text())["info"]["title"] == "Hearthlog"
+
+
+def test_serve_starts_its_own_embedded_postgres_in_the_data_dir(tmp_path):
+    """Given no database URL, when `hearthlog serve --data-dir` runs, then it starts an embedded
+    Postgres there, prints its URLs, and serves matches."""
+    port = free_port()
+    env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
+    process = subprocess.Popen(
+        [*HEARTHLOG, "serve", "--data-dir", str(tmp_path / "data"), "--port", str(port)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        lines = [process.stdout.readline() for _ in range(3)]
+        assert any(f"http://127.0.0.1:{port}/docs" in line for line in lines), lines
+        for _ in range(300):
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        created = httpx.post(f"http://127.0.0.1:{port}/matches",
+                             json={"game": "wick-and-ember", "seats": 3})
+        assert created.status_code == 201, created.text
+    finally:
+        stop_server(process)
+    assert (tmp_path / "data" / "pgdata" / "PG_VERSION").exists()
