@@ -5,14 +5,16 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from litestar import Controller, Response, get, post
-from litestar.di import Provide
-from litestar.params import FromPath, Parameter
+from litestar.di import NamedDependency, Provide
+from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 
 from service.api import schemas
 from service.api.common import errors, provide_service, provide_token
 from service.matches import MatchService
 
 Status = Literal["lobby", "playing", "finished"]
+Service = NamedDependency[MatchService]
+Token = NamedDependency[str | None]
 
 
 class MatchController(Controller):
@@ -26,7 +28,7 @@ class MatchController(Controller):
 
     @post("/", operation_id="createMatch", summary="Open a match", responses=errors(400, 422))
     async def create(
-        self, service: MatchService, data: schemas.CreateMatch
+        self, service: Service, data: JSONBody[schemas.CreateMatch]
     ) -> schemas.MatchCreatedAnswer:
         """Open a match of a game; the answer's host token starts it."""
         return await service.create(data)
@@ -35,12 +37,12 @@ class MatchController(Controller):
          responses=errors(400))
     async def list_matches(
         self,
-        service: MatchService,
-        game: str | None = None,
-        status: Status | None = None,
-        tournament: str | None = None,
-        limit: Annotated[int, Parameter(ge=1, le=200)] = 50,
-        offset: Annotated[int, Parameter(ge=0)] = 0,
+        service: Service,
+        game: FromQuery[str | None] = None,
+        status: FromQuery[Status | None] = None,
+        tournament: FromQuery[str | None] = None,
+        limit: Annotated[int, QueryParameter(ge=1, le=200)] = 50,
+        offset: Annotated[int, QueryParameter(ge=0)] = 0,
     ) -> schemas.MatchPage:
         """A page of matches, filtered by game, status and tournament."""
         return await service.list(
@@ -49,14 +51,14 @@ class MatchController(Controller):
 
     @get("/{match_id:str}", operation_id="getMatch", summary="A match's summary",
          responses=errors(404))
-    async def get_match(self, service: MatchService, match_id: FromPath[str]) -> schemas.MatchSummary:
+    async def get_match(self, service: Service, match_id: FromPath[str]) -> schemas.MatchSummary:
         """The summary: players, status, version, seed commitment; seeds once finished."""
         return await service.summary(match_id)
 
     @post("/{match_id:str}/seats", operation_id="joinMatch", summary="Take a seat",
           responses=errors(400, 404, 409, 422))
     async def join(
-        self, service: MatchService, match_id: FromPath[str], data: schemas.JoinSeat
+        self, service: Service, match_id: FromPath[str], data: JSONBody[schemas.JoinSeat]
     ) -> schemas.SeatAnswer:
         """Take the next free seat (numbered from 0 clockwise, in joining order)."""
         return await service.join(match_id, data)
@@ -64,7 +66,7 @@ class MatchController(Controller):
     @post("/{match_id:str}/start", operation_id="startMatch", summary="Start play (host)",
           status_code=200, responses=errors(401, 403, 404, 409))
     async def start(
-        self, service: MatchService, token: str | None, match_id: FromPath[str]
+        self, service: Service, token: Token, match_id: FromPath[str]
     ) -> schemas.MatchSummary:
         """The host starts the match once every seat is taken."""
         return await service.start(match_id, token)
@@ -72,7 +74,7 @@ class MatchController(Controller):
     @get("/{match_id:str}/view", operation_id="getView", summary="Your view of the match",
          responses=errors(401, 404))
     async def view(
-        self, service: MatchService, token: str | None, match_id: FromPath[str]
+        self, service: Service, token: Token, match_id: FromPath[str]
     ) -> schemas.MatchView:
         """A seat's view with its token; without a token, the spectator's."""
         return await service.view(match_id, token)
@@ -80,7 +82,7 @@ class MatchController(Controller):
     @get("/{match_id:str}/legal-actions", operation_id="getLegalActions",
          summary="What your seat may do now", responses=errors(401, 403, 404))
     async def legal_actions(
-        self, service: MatchService, token: str | None, match_id: FromPath[str]
+        self, service: Service, token: Token, match_id: FromPath[str]
     ) -> schemas.LegalActions:
         """Complete commands, each ready to send unchanged to the commands route."""
         return await service.legal_actions(match_id, token)
@@ -88,8 +90,8 @@ class MatchController(Controller):
     @post("/{match_id:str}/commands", operation_id="sendCommand", summary="Play a command",
           status_code=200, responses=errors(400, 401, 403, 404, 409, 422, 503))
     async def command(
-        self, service: MatchService, token: str | None, match_id: FromPath[str],
-        data: schemas.SendCommand,
+        self, service: Service, token: Token, match_id: FromPath[str],
+        data: JSONBody[schemas.SendCommand],
     ) -> Response[schemas.CommandAnswer]:
         """Play for your seat; the same command_id again gives the first answer."""
         status, body = await service.command(match_id, token, data)
@@ -98,7 +100,7 @@ class MatchController(Controller):
     @post("/{match_id:str}/concede", operation_id="concede", summary="Concede the match",
           status_code=200, responses=errors(401, 403, 404, 409, 503))
     async def concede(
-        self, service: MatchService, token: str | None, match_id: FromPath[str]
+        self, service: Service, token: Token, match_id: FromPath[str]
     ) -> schemas.CommandAnswer:
         """Your seat gives up: its flame is snuffed and it takes no further part."""
         return await service.concede(match_id, token)
@@ -106,8 +108,8 @@ class MatchController(Controller):
     @get("/{match_id:str}/log", operation_id="getLog", summary="The match log",
          responses=errors(400, 401, 404))
     async def log(
-        self, service: MatchService, token: str | None, match_id: FromPath[str],
-        after: Annotated[int, Parameter(ge=0)] = 0,
+        self, service: Service, token: Token, match_id: FromPath[str],
+        after: Annotated[int, QueryParameter(ge=0)] = 0,
     ) -> schemas.LogPage:
         """Public lines after a version, plus your private lines with your seat token."""
         return await service.log(match_id, token, after)
