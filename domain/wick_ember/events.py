@@ -8,11 +8,7 @@ from typing import Literal
 import msgspec
 
 
-class _Event(msgspec.Struct, frozen=True, kw_only=True):
-    """Shared configuration of every Wick & Ember event."""
-
-
-class NightBegan(_Event, tag="night_began"):
+class NightBegan(msgspec.Struct, tag="night_began", frozen=True, kw_only=True):
     """The match's table is set: who sits where, the deck, the ember target, any practice deal."""
 
     names: tuple[str, ...]
@@ -21,7 +17,7 @@ class NightBegan(_Event, tag="night_began"):
     practice_deal: tuple[tuple[int, ...], ...] = ()
 
 
-class RoundDealt(_Event, tag="round_dealt"):
+class RoundDealt(msgspec.Struct, tag="round_dealt", frozen=True, kw_only=True):
     """A round's shuffled deck, laid out: set-asides, one card per seat still in, the draw pile."""
 
     round: int
@@ -32,14 +28,14 @@ class RoundDealt(_Event, tag="round_dealt"):
     draw_pile: tuple[int, ...]
 
 
-class TurnBegan(_Event, tag="turn_began"):
+class TurnBegan(msgspec.Struct, tag="turn_began", frozen=True, kw_only=True):
     """A seat's turn began: its veil dropped and it drew the top card."""
 
     seat: int
     drew: int
 
 
-class CardPlayed(_Event, tag="card_played"):
+class CardPlayed(msgspec.Struct, tag="card_played", frozen=True, kw_only=True):
     """A seat played a card face up into its lantern log, choosing a seat and a guess if any."""
 
     seat: int
@@ -48,7 +44,7 @@ class CardPlayed(_Event, tag="card_played"):
     guess: str | None = None
 
 
-class GuessJudged(_Event, tag="guess_judged"):
+class GuessJudged(msgspec.Struct, tag="guess_judged", frozen=True, kw_only=True):
     """A Lamp Warden's guess against its target's hidden card: a hit or a miss."""
 
     seat: int
@@ -57,7 +53,7 @@ class GuessJudged(_Event, tag="guess_judged"):
     hit: bool
 
 
-class CardSeen(_Event, tag="card_seen"):
+class CardSeen(msgspec.Struct, tag="card_seen", frozen=True, kw_only=True):
     """A Lensmaker's player looked at the target's hidden card (a private note)."""
 
     seat: int
@@ -65,7 +61,7 @@ class CardSeen(_Event, tag="card_seen"):
     card: int
 
 
-class FlamesCompared(_Event, tag="flames_compared"):
+class FlamesCompared(msgspec.Struct, tag="flames_compared", frozen=True, kw_only=True):
     """A Gale compared two hidden cards; the lower seat is the loser, None for equal flames."""
 
     seat: int
@@ -73,20 +69,20 @@ class FlamesCompared(_Event, tag="flames_compared"):
     loser: int | None
 
 
-class SeatVeiled(_Event, tag="seat_veiled"):
+class SeatVeiled(msgspec.Struct, tag="seat_veiled", frozen=True, kw_only=True):
     """A Veilkeeper veiled its player until the start of their next turn."""
 
     seat: int
 
 
-class CardDiscarded(_Event, tag="card_discarded"):
+class CardDiscarded(msgspec.Struct, tag="card_discarded", frozen=True, kw_only=True):
     """A Sootsweep made a seat discard its hidden card face up into the ash, unresolved."""
 
     seat: int
     card: int
 
 
-class ReplacementDrawn(_Event, tag="replacement_drawn"):
+class ReplacementDrawn(msgspec.Struct, tag="replacement_drawn", frozen=True, kw_only=True):
     """A swept seat drew a replacement: the top card, or the face-down set-aside if none is left."""
 
     seat: int
@@ -94,46 +90,46 @@ class ReplacementDrawn(_Event, tag="replacement_drawn"):
     from_set_aside: bool = False
 
 
-class CardsPassed(_Event, tag="cards_passed"):
+class CardsPassed(msgspec.Struct, tag="cards_passed", frozen=True, kw_only=True):
     """A Ferrywoman's pass: each listed seat passed its hidden card to the next one listed."""
 
     seats: tuple[int, ...]
 
 
-class FlameSnuffed(_Event, tag="flame_snuffed"):
+class FlameSnuffed(msgspec.Struct, tag="flame_snuffed", frozen=True, kw_only=True):
     """A flame went out; its hidden cards went face up into the ash."""
 
     seat: int
     revealed: tuple[int, ...]
 
 
-class SeatConceded(_Event, tag="seat_conceded"):
+class SeatConceded(msgspec.Struct, tag="seat_conceded", frozen=True, kw_only=True):
     """A seat gave up the match; its flame is out and its hidden cards went to the ash."""
 
     seat: int
     revealed: tuple[int, ...]
 
 
-class DawnBroke(_Event, tag="dawn_broke"):
+class DawnBroke(msgspec.Struct, tag="dawn_broke", frozen=True, kw_only=True):
     """The deck ran out: every lit seat showed its hidden card (None for the others)."""
 
     revealed: tuple[int | None, ...]
 
 
-class RoundWon(_Event, tag="round_won"):
+class RoundWon(msgspec.Struct, tag="round_won", frozen=True, kw_only=True):
     """A round ended; each winner banked one ember."""
 
     round: int
     winners: tuple[int, ...]
 
 
-class SetAsideRevealed(_Event, tag="set_aside_revealed"):
+class SetAsideRevealed(msgspec.Struct, tag="set_aside_revealed", frozen=True, kw_only=True):
     """The face-down set-aside was turned up; None when a Sootsweep had dealt it."""
 
     card: int | None
 
 
-class NightEnded(_Event, tag="night_ended"):
+class NightEnded(msgspec.Struct, tag="night_ended", frozen=True, kw_only=True):
     """The match is over; these seats won it."""
 
     winners: tuple[int, ...]

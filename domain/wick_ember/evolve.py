@@ -224,6 +224,7 @@ class Steps:
     """Events decided so far and the state they lead to, so each rule sees the table as it is."""
 
     def __init__(self, state: State | None) -> None:
+        """Start from a state (None before the first event)."""
         self.state: Any = state
         self.events: list[Event] = []
 

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from domain.core.decider import LogEntry, Outcome
 from domain.core.rng import Rng
-from domain.wick_ember import log, observer, options, outcome, rounds, rules
-from domain.wick_ember.commands import Command
-from domain.wick_ember.events import Event
+from domain.wick_ember import commands, events, log, observer, options, outcome, rounds, rules
 from domain.wick_ember.evolve import evolve
 from domain.wick_ember.legal import legal_actions, to_act
-from domain.wick_ember.options import Options
 from domain.wick_ember.state import State
 
 
@@ -23,24 +22,24 @@ class WickEmber:
     rules_version = "1"
     min_seats = options.MIN_SEATS
     max_seats = options.MAX_SEATS
-    Options = Options
-    Command = Command
-    Event = Event
-    View = observer.View
+    Options: type[msgspec.Struct] = options.Options
+    Command: Any = commands.Command
+    Event: Any = events.Event
+    View: type[msgspec.Struct] = observer.View
 
-    def check_options(self, opts: Options, seats: int, practice: bool) -> None:
+    def check_options(self, opts: options.Options, seats: int, practice: bool) -> None:
         """W1, W2 and the practice script: raise RuleViolation when the options do not fit."""
         options.check_options(opts, seats, practice)
 
-    def setup(self, opts: Options, names: tuple[str, ...], rng: Rng) -> list[Event]:
+    def setup(self, opts: options.Options, names: tuple[str, ...], rng: Rng) -> list[Any]:
         """The table, round 1's deal and the opener's first draw."""
         return rounds.open_night(opts, tuple(names), rng)
 
-    def decide(self, state: State, seat: int, command: Any, rng: Rng) -> list[Event]:
+    def decide(self, state: State, seat: int, command: Any, rng: Rng) -> list[Any]:
         """The events a seat's command causes, or a RuleViolation."""
         return rules.decide(state, seat, command, rng)
 
-    def evolve(self, state: State | None, event: Event) -> State:
+    def evolve(self, state: State | None, event: Any) -> State:
         """Record one event."""
         return evolve(state, event)
 
@@ -56,7 +55,7 @@ class WickEmber:
         """What a seat (or a spectator, for None) may see."""
         return observer.observe(state, seat)
 
-    def log_entries(self, before: State | None, event: Event) -> list[LogEntry]:
+    def log_entries(self, before: State | None, event: Any) -> list[LogEntry]:
         """The public and private log lines of one event."""
         return log.log_entries(before, event)
 

@@ -68,10 +68,14 @@ def _night_began(_: None, event: NightBegan) -> list[LogEntry]:
 def _round_dealt(before: Any, event: RoundDealt) -> list[LogEntry]:
     """A new round: its opener, its set-asides, and each seat's first card (privately)."""
     names = before.night.names
-    lines = [_say(f"Round {event.round}: {names[event.opener]} opens; one card is set aside face down.")]
+    lines = [
+        _say(f"Round {event.round}: {names[event.opener]} opens; one card is set aside face down.")
+    ]
     if event.face_up:
         lines.append(_say(f"Set aside face up: {listing([_the(c) for c in event.face_up])}."))
-    lines += [_say(f"You were dealt {_the(c)}.", s) for s, c in enumerate(event.hands) if c is not None]
+    lines += [
+        _say(f"You were dealt {_the(c)}.", s) for s, c in enumerate(event.hands) if c is not None
+    ]
     return lines
 
 
@@ -80,7 +84,11 @@ def _turn_began(before: Any, event: TurnBegan) -> list[LogEntry]:
     name = before.night.names[event.seat]
     lines = [_say(f"{name}'s veil drops.")] if before.seats[event.seat].veiled else []
     left = len(before.round.draw_pile) - 1
-    return [*lines, _say(f"{name} draws a card ({left} left)."), _say(f"You drew {_the(event.drew)}.", event.seat)]
+    return [
+        *lines,
+        _say(f"{name} draws a card ({left} left)."),
+        _say(f"You drew {_the(event.drew)}.", event.seat),
+    ]
 
 
 def _card_played(before: Any, event: CardPlayed) -> list[LogEntry]:

@@ -11,7 +11,9 @@ def outcome(state: State) -> Outcome | None:
     if not isinstance(state, Finished):
         return None
     scores = tuple(lamp.embers for lamp in state.seats)
-    return Outcome(winners=state.winners, scores=scores, placements=placements(scores, state.winners))
+    return Outcome(
+        winners=state.winners, scores=scores, placements=placements(scores, state.winners)
+    )
 
 
 def placements(scores: tuple[int, ...], winners: tuple[int, ...]) -> tuple[int, ...]:

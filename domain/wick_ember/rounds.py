@@ -58,7 +58,9 @@ def lay_out(state: BetweenRounds, number: int, opener: int, order: list[int]) ->
     """
     face_up = 2 if state.night.seats == 2 else 0
     rest = order[1 + face_up :]
-    receivers = [s for s in clockwise_from(opener, state.night.seats) if not state.seats[s].conceded]
+    receivers = [
+        s for s in clockwise_from(opener, state.night.seats) if not state.seats[s].conceded
+    ]
     hands: list[int | None] = [None] * state.night.seats
     for seat, card in zip(receivers, rest):
         hands[seat] = card
@@ -113,7 +115,9 @@ def end_round(steps: Steps, winners: tuple[int, ...], rng: Rng) -> None:
 
 def night_winners(state: BetweenRounds) -> tuple[int, ...]:
     """W14: every seat at the ember target shares the win; W15: a last seat still in wins."""
-    reached = tuple(s for s, lamp in enumerate(state.seats) if lamp.embers >= state.night.ember_target)
+    reached = tuple(
+        s for s, lamp in enumerate(state.seats) if lamp.embers >= state.night.ember_target
+    )
     if reached:
         return reached
     still_in = seats_in(state)

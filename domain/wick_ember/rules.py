@@ -91,7 +91,9 @@ def check_target(state: Playing, seat: int, command: PlayCard) -> None:
         return
     legal = targets(state, seat)
     if not legal and target is not None:
-        raise RuleViolation(f"every other flame is snuffed or veiled: play the {name} with no target")
+        raise RuleViolation(
+            f"every other flame is snuffed or veiled: play the {name} with no target"
+        )
     if legal and target is None:
         choices = ", ".join(f"{state.night.names[s]} (seat {s})" for s in legal)
         raise RuleViolation(f"the {name} must choose a seat: {choices}")

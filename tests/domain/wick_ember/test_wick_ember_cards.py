@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from wick_ember_support import Table, stacked
 
 from domain.wick_ember.commands import PlayCard
 from domain.wick_ember.events import (
@@ -13,7 +14,6 @@ from domain.wick_ember.events import (
     RoundWon,
 )
 from domain.wick_ember.observer import NoteView
-from wick_ember_support import Table, stacked
 
 TWO_WARDENS_UP = ("lamp_warden", "lamp_warden")
 SAW_BRYNS_GALE = NoteView(seat=1, card="gale", text="You saw Bryn's card: Gale")
@@ -73,7 +73,9 @@ def test_w7_given_a_note_when_the_card_is_revealed_by_a_snuff_then_the_note_is_c
 
 def test_w7_given_a_note_when_the_round_ends_then_the_note_is_cleared():
     """W7: notes end with the round, even while the card is still in the hand."""
-    deal = stacked("gale", ("lensmaker", "veilkeeper"), ("moth_duchess", "lamp_warden"), TWO_WARDENS_UP)
+    deal = stacked(
+        "gale", ("lensmaker", "veilkeeper"), ("moth_duchess", "lamp_warden"), TWO_WARDENS_UP
+    )
     table = Table(2, rounds=(deal,))
     table.play(0, "lensmaker", target=1)
     assert len(table.view(0).notes) == 1
@@ -125,7 +127,11 @@ def test_w8_given_a_gale_with_equal_cards_then_it_is_equal_flames_and_nothing_is
 
 def test_w9_given_a_veiled_seat_then_it_cannot_be_chosen_and_its_veil_drops_at_its_next_turn():
     """W9, W5: a veiled seat is skipped as a target, still takes its turn, and unveils then."""
-    deal = stacked("hearthflame", ("veilkeeper", "lamp_warden", "gale"), ("moth_duchess", "lensmaker", "lensmaker"))
+    deal = stacked(
+        "hearthflame",
+        ("veilkeeper", "lamp_warden", "gale"),
+        ("moth_duchess", "lensmaker", "lensmaker"),
+    )
     table = Table(3, rounds=(deal,))
     table.play(0, "veilkeeper")
     assert table.view(None).seats[0].veiled
@@ -170,7 +176,12 @@ def test_w11_given_a_ferrywoman_then_lit_unveiled_seats_pass_clockwise_and_the_h
     table.play(3, "veilkeeper")
     table.play(0, "ferrywoman")
     assert table.last(CardsPassed).seats == (0, 1, 2)
-    assert [table.hand(s)[0] for s in range(4)] == ["hearthflame", "gale", "lensmaker", "moth_duchess"]
+    assert [table.hand(s)[0] for s in range(4)] == [
+        "hearthflame",
+        "gale",
+        "lensmaker",
+        "moth_duchess",
+    ]
     assert all(s.lit for s in table.view(None).seats)
     assert "Ash, Bryn and Cato pass their hidden cards clockwise." in table.lines()
     assert "You passed the Gale to Bryn and received the Hearthflame from Cato." in table.lines(0)
@@ -187,35 +198,58 @@ def test_w11_given_two_seats_then_the_pass_is_a_trade():
 
 def test_w11_given_fewer_than_two_seats_in_the_pass_then_the_ferrywoman_does_nothing():
     """W11: everyone else veiled: the Ferrywoman does nothing."""
-    deal = stacked("gale", ("veilkeeper", "ferrywoman"), ("moth_duchess", "lensmaker"), TWO_WARDENS_UP)
+    deal = stacked(
+        "gale", ("veilkeeper", "ferrywoman"), ("moth_duchess", "lensmaker"), TWO_WARDENS_UP
+    )
     table = Table(2, rounds=(deal,), opener=1)
     table.play(1, "veilkeeper")
     table.play(0, "ferrywoman")
     assert table.count(CardsPassed) == 0 and table.hand(0) == ["lensmaker"]
-    assert "Ash played the Ferrywoman; fewer than two seats can pass, so nothing happens." in table.lines()
+    assert (
+        "Ash played the Ferrywoman; fewer than two seats can pass, so nothing happens."
+        in table.lines()
+    )
 
 
-@pytest.mark.parametrize(("other", "title"), [("sootsweep", "Sootsweep"), ("ferrywoman", "Ferrywoman")])
-def test_w12_given_the_moth_duchess_beside_a_sootsweep_or_ferrywoman_then_she_must_be_played(other, title):
+@pytest.mark.parametrize(
+    ("other", "title"), [("sootsweep", "Sootsweep"), ("ferrywoman", "Ferrywoman")]
+)
+def test_w12_given_the_moth_duchess_beside_a_sootsweep_or_ferrywoman_then_she_must_be_played(
+    other, title
+):
     """W12: the Moth Duchess is forced by a Sootsweep or a Ferrywoman; she has no effect."""
-    table = Table(3, rounds=(stacked("hearthflame", ("moth_duchess", "gale", "lensmaker"), (other,)),))
+    table = Table(
+        3, rounds=(stacked("hearthflame", ("moth_duchess", "gale", "lensmaker"), (other,)),)
+    )
     assert table.legal(0) == [PlayCard(card="moth_duchess")]
-    assert table.refuses_play(0, other, target=1) == f"you must play the Moth Duchess while you hold the {title}"
-    assert table.refuses_play(0, other) == f"you must play the Moth Duchess while you hold the {title}"
+    assert (
+        table.refuses_play(0, other, target=1)
+        == f"you must play the Moth Duchess while you hold the {title}"
+    )
+    assert (
+        table.refuses_play(0, other) == f"you must play the Moth Duchess while you hold the {title}"
+    )
     table.play(0, "moth_duchess")
     assert table.hand(0) == [other] and table.view(None).ash == ()
 
 
 def test_w12_given_the_moth_duchess_beside_the_hearthflame_then_she_is_the_only_play_but_not_forced():
     """W12: the Hearthflame is never offered, so the Moth Duchess is the only card to play."""
-    table = Table(3, rounds=(stacked("gale", ("moth_duchess", "gale", "lensmaker"), ("hearthflame",)),))
+    table = Table(
+        3, rounds=(stacked("gale", ("moth_duchess", "gale", "lensmaker"), ("hearthflame",)),)
+    )
     assert table.legal(0) == [PlayCard(card="moth_duchess")]
-    assert table.refuses_play(0, "hearthflame") == "the Hearthflame is never played; play your other card"
+    assert (
+        table.refuses_play(0, "hearthflame")
+        == "the Hearthflame is never played; play your other card"
+    )
 
 
 def test_w12_given_the_moth_duchess_beside_another_card_then_she_is_a_bluff_and_either_may_be_played():
     """W12: otherwise the Moth Duchess is optional."""
-    table = Table(3, rounds=(stacked("hearthflame", ("moth_duchess", "gale", "lensmaker"), ("lensmaker",)),))
+    table = Table(
+        3, rounds=(stacked("hearthflame", ("moth_duchess", "gale", "lensmaker"), ("lensmaker",)),)
+    )
     assert [p.card for p in table.legal(0)] == ["lensmaker", "lensmaker", "moth_duchess"]
     table.play(0, "lensmaker", target=2)
     assert table.hand(0) == ["moth_duchess"]
@@ -223,14 +257,18 @@ def test_w12_given_the_moth_duchess_beside_another_card_then_she_is_a_bluff_and_
 
 def test_hearthflame_given_it_in_hand_then_it_is_never_offered_as_a_play():
     """W12 and the Hearthflame: never a voluntary play."""
-    table = Table(3, rounds=(stacked("gale", ("hearthflame", "gale", "lensmaker"), ("veilkeeper",)),))
+    table = Table(
+        3, rounds=(stacked("gale", ("hearthflame", "gale", "lensmaker"), ("veilkeeper",)),)
+    )
     assert table.legal(0) == [PlayCard(card="veilkeeper")]
     assert "never played" in table.refuses_play(0, "hearthflame")
 
 
 def test_hearthflame_given_it_among_the_two_seat_face_up_set_asides_then_it_is_not_a_discard():
     """The Hearthflame: the face-up set-asides at two seats are not a discard; nobody is snuffed."""
-    table = Table(2, rounds=(stacked("gale", ("gale", "lensmaker"), face_up=("hearthflame", "lamp_warden")),))
+    table = Table(
+        2, rounds=(stacked("gale", ("gale", "lensmaker"), face_up=("hearthflame", "lamp_warden")),)
+    )
     view = table.view(None)
     assert view.face_up == ("hearthflame", "lamp_warden") and all(s.lit for s in view.seats)
     assert view.counter["hearthflame"] == 0 and view.counter["lamp_warden"] == 3

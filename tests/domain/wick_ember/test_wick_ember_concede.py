@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from wick_ember_scripts import TWO_WARDENS_UP, three_seats_to_the_last_card
+from wick_ember_support import Table, card_names, stacked
+
 from domain.core.decider import Concede
 from domain.core.errors import NotYourTurn
 from domain.wick_ember import GAME
-from domain.wick_ember.cards import name_of
 from domain.wick_ember.commands import PlayCard
 from domain.wick_ember.events import (
     DawnBroke,
@@ -18,8 +20,6 @@ from domain.wick_ember.events import (
     TurnBegan,
 )
 from domain.wick_ember.outcome import placements
-from wick_ember_scripts import TWO_WARDENS_UP, three_seats_to_the_last_card
-from wick_ember_support import Table, stacked
 
 WARDEN_ROUND = stacked("moth_duchess", ("lamp_warden", "gale", "lensmaker"), ("veilkeeper",))
 
@@ -52,7 +52,7 @@ def test_h2_h1_given_a_conceded_seat_then_later_rounds_skip_it_and_keep_the_tabl
     table.play(0, "lamp_warden", target=2, guess="lensmaker")
     dealt = table.last(RoundDealt)
     assert dealt.round == 2 and dealt.hands[1] is None and dealt.face_up == ()
-    assert [name_of(c) for c in dealt.hands if c is not None] == ["moth_duchess", "gale"]
+    assert card_names(dealt.hands) == ["moth_duchess", None, "gale"]
     assert len(dealt.draw_pile) == 16 - 1 - 2 and table.events[0].deck == "standard"
     table.play(0, "moth_duchess")
     assert table.view(None).turn == 2
@@ -71,7 +71,8 @@ def test_h5_given_its_own_turn_when_a_seat_concedes_then_its_turn_ends_and_the_n
     """H5: a concession on your own turn ends the turn; both cards go face up to the ash."""
     table = Table(3, rounds=(WARDEN_ROUND,))
     events = table.concede(0)
-    assert isinstance(events[0], SeatConceded) and [name_of(c) for c in events[0].revealed] == ["lamp_warden", "veilkeeper"]
+    assert isinstance(events[0], SeatConceded)
+    assert card_names(events[0].revealed) == ["lamp_warden", "veilkeeper"]
     assert isinstance(events[1], TurnBegan) and events[1].seat == 1
     assert table.view(None).ash == ("lamp_warden", "veilkeeper")
 
@@ -81,7 +82,7 @@ def test_h5_given_the_last_card_drawn_when_that_seat_concedes_then_the_end_of_ro
     table = three_seats_to_the_last_card()
     assert table.view(None).deck_size == 0 and table.view(None).turn == 1
     table.concede(1)
-    assert [name_of(c) if c is not None else None for c in table.last(DawnBroke).revealed] == ["gale", None, "gale"]
+    assert card_names(table.last(DawnBroke).revealed) == ["gale", None, "gale"]
     assert table.last(RoundWon).winners == (0, 2)
 
 

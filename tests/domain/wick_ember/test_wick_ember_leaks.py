@@ -15,10 +15,10 @@ from typing import Any
 
 import msgspec
 import pytest
+from wick_ember_random import random_match
 
 from domain.wick_ember import GAME, cards, log, observer
 from domain.wick_ember.events import TurnBegan
-from wick_ember_random import random_match
 
 MATCHES = 150
 TOKEN = re.compile(r"#(\d+)")
@@ -28,7 +28,9 @@ TOKEN = re.compile(r"#(\d+)")
 def tagged_cards(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every card leaving the rules carries its identity, so a leak becomes visible."""
     monkeypatch.setattr(cards, "shown_name", lambda card: f"{cards.name_of(card)}#{card}")
-    monkeypatch.setattr(cards, "shown_title", lambda card: f"{cards.TITLES[cards.name_of(card)]}#{card}")
+    monkeypatch.setattr(
+        cards, "shown_title", lambda card: f"{cards.TITLES[cards.name_of(card)]}#{card}"
+    )
 
 
 def test_w16_random_matches_leak_no_hidden_card_to_any_seat_or_spectator(tagged_cards):
@@ -39,9 +41,12 @@ def test_w16_random_matches_leak_no_hidden_card_to_any_seat_or_spectator(tagged_
 
 def test_the_leak_check_catches_a_view_that_shows_another_seats_hand(tagged_cards, monkeypatch):
     """The check can fail: a view showing the next seat's hand is caught."""
+
     def leaky(state: Any, seat: int | None) -> tuple[str, ...]:
         """The next seat's hand instead of your own."""
-        return () if seat is None else observer._names(state.seats[(seat + 1) % len(state.seats)].hand)
+        return (
+            () if seat is None else observer._names(state.seats[(seat + 1) % len(state.seats)].hand)
+        )
 
     monkeypatch.setattr(observer, "_your_hand", leaky)
     assert leaks_in_match(0) and leaks_in_match(1)
@@ -60,7 +65,9 @@ def leaks_in_match(index: int) -> list[str]:
     found: list[str] = []
     for before, event, after in events_of(index):
         for viewer in [None, *range(after.night.seats)]:
-            found += leaks(msgspec.json.encode(GAME.observe(after, viewer)).decode(), knowable(after, viewer))
+            found += leaks(
+                msgspec.json.encode(GAME.observe(after, viewer)).decode(), knowable(after, viewer)
+            )
         for entry in GAME.log_entries(before, event):
             allowed = knowable(after, entry.seat) | same_round(before, after, entry.seat)
             found += leaks(entry.text, allowed)

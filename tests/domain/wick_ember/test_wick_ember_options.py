@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from wick_ember_support import RNG, stacked
 
 from domain.core import match
 from domain.core.errors import RuleViolation
 from domain.wick_ember import GAME
 from domain.wick_ember.options import Options, deck_for, ember_target_for, scripted_deal
-from wick_ember_support import RNG, stacked
 
 
 def refused(options: Options, seats: int, practice: bool = True) -> str:
@@ -25,7 +25,9 @@ def test_w1_given_two_seats_when_the_host_asks_for_the_expanded_deck_then_it_is_
 
 
 @pytest.mark.parametrize("seats", [5, 6])
-def test_w1_given_five_or_six_seats_when_the_host_asks_for_the_standard_deck_then_it_is_refused(seats):
+def test_w1_given_five_or_six_seats_when_the_host_asks_for_the_standard_deck_then_it_is_refused(
+    seats,
+):
     """W1: five or six seats always play the expanded deck."""
     assert "expanded" in refused(Options(deck="standard"), seats)
     assert deck_for(Options(), seats) == "expanded"
@@ -45,7 +47,12 @@ def test_w1_given_a_seat_count_outside_two_to_six_when_opening_then_it_is_refuse
     """W1: Wick & Ember is played by 2 to 6 seats, through the match wrapper too."""
     with pytest.raises(RuleViolation, match="2 to 6"):
         match.open_match(
-            GAME, seats=seats, options={}, practice=False, tournament=None, label=None,
+            GAME,
+            seats=seats,
+            options={},
+            practice=False,
+            tournament=None,
+            label=None,
             seed_commitment="c",
         )
 
@@ -114,8 +121,13 @@ def test_given_an_unknown_option_when_opening_a_match_then_it_is_refused():
     """Options forbid unknown fields; the wrapper answers with a rule violation."""
     with pytest.raises(RuleViolation, match="invalid options"):
         match.open_match(
-            GAME, seats=2, options={"jokers": True}, practice=False, tournament=None,
-            label=None, seed_commitment="c",
+            GAME,
+            seats=2,
+            options={"jokers": True},
+            practice=False,
+            tournament=None,
+            label=None,
+            seed_commitment="c",
         )
 
 
@@ -125,4 +137,3 @@ def test_given_a_deal_naming_a_card_twice_then_the_kth_copy_gets_the_kth_identit
     ids = scripted_deal(Options(deal=[deal]), "standard")[0]
     assert ids[:3] == (0, 7, 1)  # Lamp Wardens are ids 0..3, Gales 7..8
     assert sorted(ids) == list(range(16))
-

@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from wick_ember_random import random_match
 
 from domain.core.errors import NotYourTurn, RuleViolation
 from domain.core.rng import Rng
@@ -15,7 +16,6 @@ from domain.wick_ember.audit import card_locations
 from domain.wick_ember.cards import NAMES, RANKS
 from domain.wick_ember.commands import PlayCard
 from domain.wick_ember.events import RoundWon
-from wick_ember_random import random_match
 
 CHUNKS, PER_CHUNK = 10, 200
 ALL_LEGAL_CHANCE = 0.05
@@ -81,14 +81,20 @@ def random_plays(probe: random.Random, seats: int) -> list[PlayCard]:
     cards, guesses = [*NAMES, "dragon"], [None, *NAMES, "dragon"]
     targets = [None, -1, *range(seats + 1)]
     return [
-        PlayCard(card=probe.choice(cards), target=probe.choice(targets), guess=probe.choice(guesses))
+        PlayCard(
+            card=probe.choice(cards), target=probe.choice(targets), guess=probe.choice(guesses)
+        )
         for _ in range(3)
     ]
 
 
 def play_order(play: PlayCard) -> tuple[int, int, int]:
     """The documented order of legal actions: card rank, then target, then guess rank."""
-    return RANKS[play.card], -1 if play.target is None else play.target, RANKS.get(play.guess or "", 0)
+    return (
+        RANKS[play.card],
+        -1 if play.target is None else play.target,
+        RANKS.get(play.guess or "", 0),
+    )
 
 
 def check_result(state: Any, won: Counter[int]) -> None:

@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+from wick_ember_scripts import (
+    TWO_WARDENS_UP,
+    last_flame_on_the_last_card,
+    sweep_takes_the_set_aside,
+    tied_dawn,
+)
+from wick_ember_support import PLAYERS, RNG, Table, fold, stacked
+
 from domain.core.errors import WrongPhase
 from domain.core.rng import Rng
 from domain.wick_ember import GAME
@@ -18,8 +26,6 @@ from domain.wick_ember.events import (
 )
 from domain.wick_ember.observer import DawnView
 from domain.wick_ember.options import Options
-from wick_ember_scripts import TWO_WARDENS_UP, last_flame_on_the_last_card, sweep_takes_the_set_aside, tied_dawn
-from wick_ember_support import PLAYERS, RNG, Table, fold, stacked
 
 
 def deal_order(dealt: RoundDealt) -> list[int]:
@@ -42,7 +48,9 @@ def test_w3_given_a_practice_deal_then_the_round_is_laid_out_from_the_top():
 
 def test_w3_given_two_seats_then_two_more_cards_are_set_aside_face_up_for_everyone_to_see():
     """W3, W16: at two seats the next two cards are set aside face up (public)."""
-    table = Table(2, rounds=(stacked("gale", ("gale", "lensmaker"), face_up=("sootsweep", "ferrywoman")),))
+    table = Table(
+        2, rounds=(stacked("gale", ("gale", "lensmaker"), face_up=("sootsweep", "ferrywoman")),)
+    )
     for seat in (None, 0, 1):
         assert table.view(seat).face_up == ("sootsweep", "ferrywoman")
     assert table.view(None).deck_size == 16 - 1 - 2 - 2 - 1
@@ -66,14 +74,20 @@ def test_w4_given_no_practice_opener_then_round_one_opens_with_the_seat_from_the
 
 def test_w4_w13_given_a_last_lit_flame_then_it_wins_the_round_and_opens_the_next():
     """W13: one lit seat wins the round; W4: the winner opens the next round, dealt at once."""
-    quiet = stacked("gale", ("veilkeeper", "lensmaker"), ("moth_duchess", "lamp_warden"), TWO_WARDENS_UP)
+    quiet = stacked(
+        "gale", ("veilkeeper", "lensmaker"), ("moth_duchess", "lamp_warden"), TWO_WARDENS_UP
+    )
     table = Table(2, rounds=(quiet,))
     table.play(0, "moth_duchess")
     table.play(1, "lamp_warden", target=0, guess="veilkeeper")
     assert table.last(RoundWon).winners == (1,) and table.view(None).seats[1].embers == 1
     assert table.last(SetAsideRevealed).card == 7  # the first Gale
     dealt = table.last(RoundDealt)
-    assert dealt.round == 2 and dealt.opener == 1 and table.events[-1] == TurnBegan(seat=1, drew=dealt.draw_pile[0])
+    assert (
+        dealt.round == 2
+        and dealt.opener == 1
+        and table.events[-1] == TurnBegan(seat=1, drew=dealt.draw_pile[0])
+    )
     assert deal_order(dealt) == RNG.stream("round", 2, "deck").shuffle(card_ids("standard"))
     lines = table.lines()
     won = lines.index("Bryn wins the round and banks an ember (1 of 6).")
@@ -90,9 +104,15 @@ def test_w13_given_the_deck_runs_out_then_dawn_shows_the_lit_cards_and_the_highe
     shown = table.last(DawnBroke).revealed
     assert [name_of(c) for c in shown] == ["hearthflame", "gale"]
     assert table.last(RoundWon).winners == (0,)
-    assert "Dawn: the deck is empty. Ash shows the Hearthflame and Bryn shows the Gale." in table.lines()
+    assert (
+        "Dawn: the deck is empty. Ash shows the Hearthflame and Bryn shows the Gale."
+        in table.lines()
+    )
     result = table.view(None).result
-    assert result is not None and result.dawn == (DawnView(seat=0, card="hearthflame"), DawnView(seat=1, card="gale"))
+    assert result is not None and result.dawn == (
+        DawnView(seat=0, card="hearthflame"),
+        DawnView(seat=1, card="gale"),
+    )
 
 
 def test_w10_given_an_empty_deck_when_a_sootsweep_sweeps_then_the_target_takes_the_face_down_set_aside():
@@ -112,7 +132,10 @@ def test_w13_given_the_deck_is_empty_and_one_flame_is_lit_then_the_last_flame_wi
     table = last_flame_on_the_last_card(ember_target=1)
     assert table.count(DawnBroke) == 0 and table.view(None).deck_size == 0
     assert table.last(RoundWon).winners == (0,)
-    assert table.view(None).set_aside == "gale" and "The face-down set-aside was the Gale." in table.lines()
+    assert (
+        table.view(None).set_aside == "gale"
+        and "The face-down set-aside was the Gale." in table.lines()
+    )
 
 
 def test_w13_w4_given_a_tie_at_dawn_then_both_win_and_the_first_winner_clockwise_from_the_opener_opens():

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from wick_ember_support import Table, stacked
+
 from domain.core.errors import NotYourTurn
 from domain.wick_ember.commands import PlayCard
 from domain.wick_ember.events import CardPlayed, FlameSnuffed, GuessJudged, TurnBegan
 from domain.wick_ember.observer import NoteView
-from wick_ember_support import Table, stacked
 
 TWO_WARDENS_UP = ("lamp_warden", "lamp_warden")
 
 
 def warden_table() -> Table:
     """Three seats: Ash holds a Lamp Warden and draws a Veilkeeper; Bryn a Gale; Cato a Lensmaker."""
-    return Table(3, rounds=(stacked("moth_duchess", ("lamp_warden", "gale", "lensmaker"), ("veilkeeper",)),))
+    return Table(
+        3, rounds=(stacked("moth_duchess", ("lamp_warden", "gale", "lensmaker"), ("veilkeeper",)),)
+    )
 
 
 def test_w5_given_a_new_round_then_the_opener_has_drawn_and_holds_two_cards():
@@ -21,7 +24,8 @@ def test_w5_given_a_new_round_then_the_opener_has_drawn_and_holds_two_cards():
     table = warden_table()
     assert isinstance(table.events[-1], TurnBegan) and table.events[-1].seat == 0
     assert table.hand(0) == ["lamp_warden", "veilkeeper"]
-    assert table.view(None).turn == 0 and [s.cards_in_hand for s in table.view(None).seats] == [2, 1, 1]
+    assert table.view(None).turn == 0
+    assert [s.cards_in_hand for s in table.view(None).seats] == [2, 1, 1]
 
 
 def test_w6_given_a_lamp_warden_when_it_names_the_targets_card_then_that_flame_is_snuffed():
@@ -50,9 +54,20 @@ def test_w6_given_a_lamp_warden_when_it_names_another_card_then_it_misses():
 def test_w6_lamp_warden_cannot_name_lamp_warden():
     """W6: naming rank 1 is refused; the guess is one of ranks 2 to 8."""
     table = warden_table()
-    assert table.refuses_play(0, "lamp_warden", 1, "lamp_warden") == "the Lamp Warden cannot name the Lamp Warden"
+    assert (
+        table.refuses_play(0, "lamp_warden", 1, "lamp_warden")
+        == "the Lamp Warden cannot name the Lamp Warden"
+    )
     guesses = [p.guess for p in table.legal(0) if p.card == "lamp_warden" and p.target == 1]
-    assert guesses == ["lensmaker", "gale", "veilkeeper", "sootsweep", "ferrywoman", "moth_duchess", "hearthflame"]
+    assert guesses == [
+        "lensmaker",
+        "gale",
+        "veilkeeper",
+        "sootsweep",
+        "ferrywoman",
+        "moth_duchess",
+        "hearthflame",
+    ]
 
 
 def test_w6_given_a_lamp_warden_with_a_target_when_no_guess_or_no_such_card_then_it_is_refused():
@@ -96,7 +111,10 @@ def test_w5_given_a_card_not_in_hand_then_it_is_refused():
 def test_w5_given_another_seats_turn_when_a_seat_plays_then_it_is_not_its_turn():
     """W5: only the seat whose turn it is plays; a snuffed seat waits for the next round."""
     table = warden_table()
-    assert table.refuses(1, PlayCard(card="gale", target=0), NotYourTurn) == "it is Ash's turn, not yours"
+    assert (
+        table.refuses(1, PlayCard(card="gale", target=0), NotYourTurn)
+        == "it is Ash's turn, not yours"
+    )
     table.play(0, "lamp_warden", target=1, guess="gale")
     assert "snuffed" in table.refuses(1, PlayCard(card="gale", target=0), NotYourTurn)
     assert table.legal(1) == [] and table.legal(0) == []
@@ -128,7 +146,9 @@ def test_w5_given_every_other_flame_veiled_then_a_targeting_card_is_played_with_
     """W5: with no legal seat the card is played, finds no one and does nothing."""
     table = lonely_warden()
     assert table.legal(0) == [PlayCard(card="lamp_warden"), PlayCard(card="lensmaker")]
-    assert "every other flame is snuffed or veiled" in table.refuses_play(0, "lamp_warden", 1, "gale")
+    assert "every other flame is snuffed or veiled" in table.refuses_play(
+        0, "lamp_warden", 1, "gale"
+    )
     events = table.play(0, "lamp_warden")
     assert [type(e) for e in events] == [CardPlayed, TurnBegan]
     assert "Ash played the Lamp Warden; it finds no one." in table.lines()

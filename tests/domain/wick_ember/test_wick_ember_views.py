@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import msgspec
+from wick_ember_scripts import last_flame_on_the_last_card
+from wick_ember_support import Table, stacked
 
 from domain.wick_ember import GAME
 from domain.wick_ember.commands import PlayCard
 from domain.wick_ember.observer import SeatView, View
-from wick_ember_scripts import last_flame_on_the_last_card
-from wick_ember_support import Table, stacked
 
 WARDEN_ROUND = stacked("moth_duchess", ("lamp_warden", "gale", "lensmaker"), ("veilkeeper",))
 
@@ -21,11 +21,33 @@ def fields(kind: type) -> list[str]:
 def test_w16_the_view_has_exactly_these_fields_and_a_seat_entry_holds_no_hand():
     """W16: the surface a viewer gets; the deck is only a size, other seats only a card count."""
     assert fields(View) == [
-        "you", "round", "ember_target", "deck", "seats", "turn", "hand", "notes", "ash", "face_up",
-        "set_aside", "set_aside_dealt", "deck_size", "counter", "result", "legal_actions",
+        "you",
+        "round",
+        "ember_target",
+        "deck",
+        "seats",
+        "turn",
+        "hand",
+        "notes",
+        "ash",
+        "face_up",
+        "set_aside",
+        "set_aside_dealt",
+        "deck_size",
+        "counter",
+        "result",
+        "legal_actions",
     ]
     assert fields(SeatView) == [
-        "seat", "name", "you", "lit", "veiled", "conceded", "embers", "cards_in_hand", "lantern_log",
+        "seat",
+        "name",
+        "you",
+        "lit",
+        "veiled",
+        "conceded",
+        "embers",
+        "cards_in_hand",
+        "lantern_log",
     ]
 
 
@@ -35,7 +57,11 @@ def test_w16_given_a_seat_then_it_sees_its_own_hand_and_nobody_elses():
     assert table.view(0).hand == ("lamp_warden", "veilkeeper")
     assert table.view(1).hand == ("gale",) and table.view(2).hand == ("lensmaker",)
     view = table.view(1)
-    assert [(s.name, s.you) for s in view.seats] == [("Ash", False), ("Bryn", True), ("Cato", False)]
+    assert [(s.name, s.you) for s in view.seats] == [
+        ("Ash", False),
+        ("Bryn", True),
+        ("Cato", False),
+    ]
     assert [s.cards_in_hand for s in view.seats] == [2, 1, 1]
 
 
@@ -68,8 +94,14 @@ def test_w16_the_card_counter_counts_the_deck_minus_the_ash_the_face_up_cards_an
     """W16: the card counter, public to all; hands and the deck are not in it."""
     table = Table(3, rounds=(WARDEN_ROUND,))
     assert table.view(None).counter == {
-        "lamp_warden": 4, "lensmaker": 3, "gale": 2, "veilkeeper": 2,
-        "sootsweep": 2, "ferrywoman": 1, "moth_duchess": 1, "hearthflame": 1,
+        "lamp_warden": 4,
+        "lensmaker": 3,
+        "gale": 2,
+        "veilkeeper": 2,
+        "sootsweep": 2,
+        "ferrywoman": 1,
+        "moth_duchess": 1,
+        "hearthflame": 1,
     }
     table.play(0, "lamp_warden", target=1, guess="gale")
     counter = table.view(2).counter

@@ -6,11 +6,12 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+from wick_ember_support import PLAYERS
+
 from domain.core.decider import Concede
 from domain.core.rng import Rng
 from domain.wick_ember import GAME
 from domain.wick_ember.options import Options
-from wick_ember_support import PLAYERS
 
 MAX_COMMANDS = 5000
 CONCEDE_CHANCE = 0.004
@@ -57,4 +58,3 @@ def random_match(index: int) -> Iterator[tuple[Any, int, Any, list[Any]]]:
         for event in events:
             state = GAME.evolve(state, event)
     raise AssertionError(f"match {index} did not end within {MAX_COMMANDS} commands")
-

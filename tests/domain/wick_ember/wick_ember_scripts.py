@@ -8,7 +8,14 @@ from wick_ember_support import Table, stacked
 
 TWO_WARDENS_UP = ("lamp_warden", "lamp_warden")
 EIGHT_QUIET_DRAWS = (
-    "lensmaker", "lensmaker", "lensmaker", "veilkeeper", "gale", "veilkeeper", "ferrywoman", "moth_duchess",
+    "lensmaker",
+    "lensmaker",
+    "lensmaker",
+    "veilkeeper",
+    "gale",
+    "veilkeeper",
+    "ferrywoman",
+    "moth_duchess",
 )
 
 
@@ -55,8 +62,18 @@ def three_seats_to_the_last_card(**options: Any) -> Table:
     Then Ash and Cato hold a Gale each and Bryn a Lamp Warden and the Veilkeeper.
     """
     draws = (
-        "lamp_warden", "sootsweep", "lamp_warden", "sootsweep", "lamp_warden", "lamp_warden",
-        "lensmaker", "lensmaker", "veilkeeper", "ferrywoman", "moth_duchess", "veilkeeper",
+        "lamp_warden",
+        "sootsweep",
+        "lamp_warden",
+        "sootsweep",
+        "lamp_warden",
+        "lamp_warden",
+        "lensmaker",
+        "lensmaker",
+        "veilkeeper",
+        "ferrywoman",
+        "moth_duchess",
+        "veilkeeper",
     )
     deal = stacked("hearthflame", ("lensmaker", "gale", "gale"), draws)
     table = Table(3, rounds=(deal,), opener=1, **options)

@@ -11,7 +11,7 @@ from domain.core.decider import Concede, LogEntry
 from domain.core.errors import RuleViolation
 from domain.core.rng import Rng
 from domain.wick_ember import GAME
-from domain.wick_ember.cards import NAMES, composition
+from domain.wick_ember.cards import NAMES, composition, name_of
 from domain.wick_ember.commands import PlayCard
 from domain.wick_ember.events import Event
 from domain.wick_ember.observer import View
@@ -40,6 +40,11 @@ def stacked(
     return top + [name for name in NAMES for _ in range(rest[name])]
 
 
+def card_names(cards: tuple[int | None, ...]) -> list[str | None]:
+    """Card identities from events, as names (None stays None)."""
+    return [None if card is None else name_of(card) for card in cards]
+
+
 def fold(events: list[Event], state: State | None = None) -> State:
     """The state after some events."""
     for event in events:
@@ -51,7 +56,10 @@ def fold(events: list[Event], state: State | None = None) -> State:
 class Table:
     """A practice table of Wick & Ember, played command by command."""
 
-    def __init__(self, seats: int = 2, rounds: tuple[list[str], ...] = (), opener: int = 0, **options: Any):
+    def __init__(
+        self, seats: int = 2, rounds: tuple[list[str], ...] = (), opener: int = 0, **options: Any
+    ):
+        """Open the table with a scripted deal and run setup."""
         self.options = Options(deal=[list(r) for r in rounds], opener=opener, **options)
         GAME.check_options(self.options, seats, True)
         self.history: list[tuple[State | None, Event]] = []
@@ -74,7 +82,9 @@ class Table:
         """A seat's command, decided and recorded."""
         return self._record(GAME.decide(self.state, seat, command, RNG))
 
-    def play(self, seat: int, card: str, target: int | None = None, guess: str | None = None) -> list[Event]:
+    def play(
+        self, seat: int, card: str, target: int | None = None, guess: str | None = None
+    ) -> list[Event]:
         """A seat plays a card."""
         return self.send(seat, PlayCard(card=card, target=target, guess=guess))
 
@@ -110,7 +120,9 @@ class Table:
         assert self.state is before and len(self.history) == count
         return caught.value.message
 
-    def refuses_play(self, seat: int, card: str, target: int | None = None, guess: str | None = None) -> str:
+    def refuses_play(
+        self, seat: int, card: str, target: int | None = None, guess: str | None = None
+    ) -> str:
         """The message of a refused play."""
         return self.refuses(seat, PlayCard(card=card, target=target, guess=guess))
 
@@ -128,7 +140,11 @@ class Table:
 
     def after(self, kind: type) -> Any:
         """The state right after the latest event of a kind."""
-        states = [after for (_, event), after in zip(self.history, self._afters()) if isinstance(event, kind)]
+        states = [
+            after
+            for (_, event), after in zip(self.history, self._afters())
+            if isinstance(event, kind)
+        ]
         return states[-1]
 
     def _afters(self) -> list[Any]:
