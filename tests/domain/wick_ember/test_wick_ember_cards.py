@@ -83,6 +83,16 @@ def test_w7_given_a_note_when_the_round_ends_then_the_note_is_cleared():
     assert table.after(RoundWon).round.notes == () and table.view(0).notes == ()
 
 
+def test_h10_given_a_second_look_at_the_same_card_then_the_looker_keeps_one_note():
+    """H10: looking twice at the same physical card leaves a single note."""
+    table = looking("lamp_warden", "moth_duchess", "veilkeeper", "lensmaker")
+    table.play(1, "moth_duchess")
+    table.play(2, "veilkeeper")
+    table.play(0, "lensmaker", target=1)
+    assert table.view(0).notes == (SAW_BRYNS_GALE,)
+    assert table.private_lines(0).count("You saw Bryn's card: Gale") == 2
+
+
 def comparing(*draws: str) -> Table:
     """Three seats: Ash a Gale, Bryn a Lensmaker, Cato a Sootsweep."""
     return Table(3, rounds=(stacked("hearthflame", ("gale", "lensmaker", "sootsweep"), draws),))
