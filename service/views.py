@@ -43,7 +43,7 @@ def match_view(loaded: Loaded, seat: int | None) -> schemas.MatchView:
     state = loaded.state
     board = None
     if isinstance(state, match.Table):
-        board = msgspec.to_builtins(loaded.game.observe(state.game, seat))
+        board = loaded.game.observe(state.game, seat)
     return schemas.MatchView(
         match_id=str(loaded.row.match_id),
         game=loaded.game.id,

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import functools
+import operator
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta
 
+from domain.games import GAMES
 from projections.log import LogLine
 
+# What a seat sees of the table: the View of the match's game (one per game in the catalogue).
+Board = functools.reduce(operator.or_, [game.View for game in GAMES.values()])
 Name = Annotated[str, Meta(min_length=1, max_length=32, description="A player's name")]
 Text = Annotated[str, Meta(max_length=100)]
 
@@ -132,7 +137,7 @@ class MatchView(msgspec.Struct, kw_only=True):
     practice: bool
     seat: int | None
     players: list[PlayerInfo]
-    board: dict[str, Any] | None
+    board: Board | None  # type: ignore[valid-type]
 
 
 class CommandAnswer(msgspec.Struct, kw_only=True):
