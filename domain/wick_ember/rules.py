@@ -138,8 +138,9 @@ def concede(state: Playing, seat: int, rng: Rng) -> list[Event]:
     """W15, H5: the seat's flame goes out for good; on its own turn the turn ends as after a play."""
     steps = Steps(state)
     steps.then(SeatConceded(seat=seat, revealed=state.seats[seat].hand))
+    lit = lit_seats(steps.state)
     if state.turn == seat:
         finish_turn(steps, seat, rng)
-    elif len(lit_seats(steps.state)) == 1:
-        end_round(steps, lit_seats(steps.state), rng)
+    elif len(lit) == 1:
+        end_round(steps, lit, rng)
     return steps.events
