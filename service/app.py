@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import asyncpg
 from litestar import Litestar, Request, Response, get
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import ScalarRenderPlugin, JsonRenderPlugin
@@ -16,6 +18,7 @@ from service.api.games import GameController
 from service.api.matches import MatchController
 from service.api.schemas import Health
 from service.errors import ServiceError
+from service.logs import AccessLog
 from service.matches import MatchService
 
 MAX_BODY = 64 * 1024
@@ -29,6 +32,24 @@ def service_error(_: Request, error: ServiceError) -> Response:
     if error.extra:
         body["extra"] = error.extra
     return Response(content=body, status_code=error.status, headers=headers)
+
+
+# What a lost or unreachable database raises: answered 503 with Retry-After, never 500.
+DATABASE_DOWN = (
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    asyncpg.CannotConnectNowError,
+    ConnectionError,
+    OSError,
+    asyncio.TimeoutError,
+)
+
+
+def database_down(_: Request, error: Exception) -> Response:
+    """The database did not answer: 503, try again shortly; nothing was acknowledged."""
+    log.warning("database unavailable: %s", type(error).__name__)
+    return service_error(_, ServiceError(503, "the database is unavailable; try again shortly",
+                                         retry_after=1))
 
 
 @get("/health", operation_id="health", summary="Liveness and database check",
@@ -82,7 +103,11 @@ def create_app(database_url: str | None = None) -> Litestar:
 
     return Litestar(
         route_handlers=[health, GameController, MatchController],
-        exception_handlers={ServiceError: service_error},
+        exception_handlers={
+            ServiceError: service_error,
+            **{kind: database_down for kind in DATABASE_DOWN},
+        },
+        middleware=[AccessLog()],
         openapi_config=openapi_config(),
         lifespan=[lifespan] if database_url else [],
         request_max_body_size=MAX_BODY,

@@ -27,8 +27,10 @@ def serve(args: argparse.Namespace) -> int:
     """Run the service until interrupted."""
     import uvicorn
 
+    from service import logs
     from service.app import create_app
 
+    logs.configure()
     app = create_app(database_url(args))
     base = f"http://{args.host}:{args.port}"
     print(f"Hearthlog is serving at {base}\nAPI docs: {base}/docs\n", flush=True)

@@ -16,6 +16,7 @@ from domain.core.decider import Concede
 from domain.core.errors import RuleViolation
 from projections.summary import summary as summarise
 from service import auth, views
+from service.logs import current_seat
 from service.api import schemas
 from service.errors import ServiceError, forbidden, not_found, unauthorized, version_clash
 from service.loading import Loaded, StateCache, game_of
@@ -227,6 +228,7 @@ class MatchService:
         mid = parse_id(match_id)
         seat = await self.store.seat_for_token(mid, auth.token_hash(token))
         if seat is not None:
+            current_seat.set(seat)
             return seat
         if auth.same_token(token, await self._host_hash(mid)):
             raise forbidden("the host token cannot act for a seat; join a seat to play")

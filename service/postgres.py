@@ -62,6 +62,7 @@ async def create_pool(url: str, **kw: Any) -> asyncpg.Pool:
         "min_size": 2,
         "max_size": 10,
         "command_timeout": 30,
+        "timeout": 5,  # connecting: a database that does not answer is a 503, not a hang
         "init": init_connection,
         "server_settings": {"application_name": "hearthlog"},
     }

@@ -6,9 +6,11 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -25,20 +27,29 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(database_url: str) -> tuple[subprocess.Popen, str]:
+class Server(str):
+    """A running server's base URL, with its process and the file its output goes to."""
+
+    process: subprocess.Popen
+    output: Path
+
+
+def start_server(database_url: str) -> tuple[subprocess.Popen, Server]:
     """Start `hearthlog serve` on a free loopback port and wait until /health answers."""
     port = free_port()
+    output = Path(tempfile.mkstemp(prefix="hearthlog-server-", suffix=".log")[1])
     process = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1",
          "--port", str(port), "--database-url", database_url],
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        stdout=output.open("w"), stderr=subprocess.STDOUT,
     )
-    base = f"http://127.0.0.1:{port}"
+    base = Server(f"http://127.0.0.1:{port}")
+    base.process, base.output = process, output
     deadline = time.monotonic() + STARTUP_SECONDS
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"the server exited: {process.stdout.read().decode()}")
+            raise RuntimeError(f"the server exited: {output.read_text()}")
         try:
             if httpx.get(f"{base}/health", timeout=1).status_code == 200:
                 return process, base
@@ -72,3 +83,4 @@ def server(server_database: str) -> Iterator[str]:
     process, base = start_server(server_database)
     yield base
     stop_server(process)
+    base.output.unlink(missing_ok=True)
