@@ -46,7 +46,7 @@ class Player:
         return await self.client.post(f"/matches/{self.match_id}/commands",
                                       json={"command": command, **extra})
 
-    async def play_randomly(self, rng: random.Random, poll: float = 0.01) -> dict[str, Any]:
+    async def play_randomly(self, rng: random.Random, poll: float = 0.05) -> dict[str, Any]:
         """Play random legal actions whenever it is this seat's turn, until the match ends."""
         while True:
             view = await self.get("/view")

@@ -23,7 +23,7 @@ async def test_a_full_match_is_played_to_a_winner_by_separate_clients(server, se
     try:
         finals = await asyncio.wait_for(
             asyncio.gather(*(p.play_randomly(random.Random(i)) for i, p in enumerate(players))),
-            timeout=120,
+            timeout=300,
         )
     finally:
         for player in players:
