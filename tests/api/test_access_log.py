@@ -45,10 +45,12 @@ async def test_each_request_is_one_line_with_match_seat_status_and_duration(serv
 
 async def test_the_log_never_shows_a_token_a_seed_or_a_hand(server, server_database):
     """Given a played turn, then no token, no server seed and no hidden card name is logged."""
-    created, (ash, bryn) = await seated_match(server, ["Ash", "Bryn"])
-    hand = (await ash.get("/view"))["board"]["hand"]
-    actions = (await ash.get("/legal-actions"))["actions"]
-    await ash.send(actions[0])
+    created, players = await seated_match(server, ["Ash", "Bryn"])
+    ash, bryn = players
+    turn = players[(await ash.get("/view"))["board"]["turn"]]
+    hand = (await turn.get("/view"))["board"]["hand"]
+    actions = (await turn.get("/legal-actions"))["actions"]
+    assert (await turn.send(actions[0])).status_code == 200
     connection = await asyncpg.connect(server_database)
     try:
         seed = await connection.fetchval(
