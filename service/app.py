@@ -10,7 +10,7 @@ from contextlib import asynccontextmanager
 import asyncpg
 from litestar import Litestar, Request, Response, get
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import ScalarRenderPlugin, JsonRenderPlugin
+from litestar.openapi.plugins import JsonRenderPlugin, ScalarRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 
 from service.api.common import errors
@@ -27,7 +27,8 @@ log = logging.getLogger("hearthlog")
 
 def service_error(_: Request, error: ServiceError) -> Response:
     """A refused request: its status and a message naming the problem."""
-    headers = {"Retry-After": str(error.extra["retry_after"])} if "retry_after" in error.extra else {}
+    retry = error.extra.get("retry_after")
+    headers = {"Retry-After": str(retry)} if retry is not None else {}
     body = {"status_code": error.status, "detail": error.message}
     if error.extra:
         body["extra"] = error.extra
@@ -58,7 +59,7 @@ async def health(request: Request) -> Health:
     """Answers when the service and its database do."""
     try:
         await request.app.state.pool.fetchval("SELECT 1")
-    except Exception:  # noqa: BLE001 - any failure means the database is not answering
+    except Exception:
         raise ServiceError(503, "the database is not answering", retry_after=1) from None
     return Health(status="ok", database="ok")
 

@@ -77,7 +77,8 @@ def parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=help_text)
         sub.add_argument("--database-url", help="Postgres URL (default: $DATABASE_URL, "
                          "else an embedded Postgres in --data-dir)")
-        sub.add_argument("--data-dir", default=".hearthlog", help="where the embedded Postgres lives")
+        sub.add_argument("--data-dir", default=".hearthlog",
+                         help="where the embedded Postgres lives")
         sub.set_defaults(handler=handler)
     serve_cmd = commands.choices["serve"]
     serve_cmd.add_argument("--host", default="127.0.0.1")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import hashlib
 import secrets
 import uuid
-from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import msgspec
@@ -16,10 +17,10 @@ from domain.core.decider import Concede
 from domain.core.errors import RuleViolation
 from projections.summary import summary as summarise
 from service import auth, views
-from service.logs import current_seat
 from service.api import schemas
 from service.errors import ServiceError, forbidden, not_found, unauthorized, version_clash
 from service.loading import Loaded, StateCache, game_of
+from service.logs import current_seat
 from service.store import CommandRecord, DuplicateCommand, NewEvent, VersionConflict
 
 RETRIES = 20
@@ -44,8 +45,8 @@ class MatchService:
         """Open a match: draw and commit to its server seed, hand out the host token."""
         game = game_of(body.game)
         seed, host_token = secrets.token_bytes(32), auth.new_token()
-        created = rule(
-            lambda: match.open_match(
+        with rule_errors():
+            created = match.open_match(
                 game,
                 seats=body.seats,
                 options=body.options,
@@ -54,7 +55,6 @@ class MatchService:
                 label=body.label,
                 seed_commitment=hashlib.sha256(seed).hexdigest(),
             )
-        )
         match_id = str(uuid.uuid4())
         state = match.evolve(game, None, created)
         await self.store.create_match(
@@ -175,14 +175,15 @@ class MatchService:
         expected: int | None = None,
         token_hash: bytes | None = None,
     ) -> Outcome:
-        """Decide and append; a version clash re-decides on the new state, a bounded number of times."""
+        """Decide and append; on a version clash, decide again on the new state (bounded)."""
         mid = parse_id(match_id)
         for _ in range(RETRIES):
             loaded = await self.cache.load(mid)
             if expected is not None and expected != loaded.version:
                 raise version_clash(expected, loaded.version)
             seed = await self._server_seed(mid)
-            events = rule(lambda: match.decide(loaded.game, loaded.state, seat, command, seed))
+            with rule_errors():
+                events = match.decide(loaded.game, loaded.state, seat, command, seed)
             state = match.fold(loaded.game, events, loaded.state)
             after = Loaded(row=loaded.row, game=loaded.game, state=state,
                            version=loaded.version + len(events))
@@ -264,10 +265,11 @@ class MatchService:
         return stored
 
 
-def rule(decision: Callable[[], Any]) -> Any:
-    """Run a domain decision, turning a rule violation into the service's error."""
+@contextmanager
+def rule_errors() -> Iterator[None]:
+    """Turn a rule violation raised by the domain into the service's error."""
     try:
-        return decision()
+        yield
     except RuleViolation as violation:
         raise ServiceError(violation.status, violation.message) from None
 

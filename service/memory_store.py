@@ -123,7 +123,7 @@ class MemoryStore:
         hashes = hashes_after(match.row.head_hash, events)
         new = [
             _stored(match.row.match_id, expected_version + n, event, now, h)
-            for n, (event, h) in enumerate(zip(events, hashes), start=1)
+            for n, (event, h) in enumerate(zip(events, hashes, strict=True), start=1)
         ]
         match.events.extend(new)
         match.row = msgspec.structs.replace(

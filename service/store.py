@@ -297,7 +297,7 @@ class PostgresStore:
             version = expected_version + len(events)
             rows = [
                 (key, expected_version + n, e.type, e.data.decode(), e.metadata, h)
-                for n, (e, h) in enumerate(zip(events, hashes), start=1)
+                for n, (e, h) in enumerate(zip(events, hashes, strict=True), start=1)
             ]
             if rows:
                 await conn.executemany(_INSERT_EVENT, rows)
@@ -315,7 +315,7 @@ class PostgresStore:
                 await _insert_seat_token(conn, key, seat_token)
             if command is not None:
                 await _insert_command(conn, key, command)
-        return [_stored(str(key), r[1], e, now, r[5]) for r, e in zip(rows, events)]
+        return [_stored(str(key), r[1], e, now, r[5]) for r, e in zip(rows, events, strict=True)]
 
     async def load(
         self, match_id: str, after: int = 0, upto: int | None = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -17,20 +18,27 @@ from tests.api.conftest import free_port, stop_server
 HEARTHLOG = [sys.executable, "-m", "service.cli"]
 
 
+async def migrate(url: str) -> str:
+    """Run `hearthlog migrate` on a database and return what it printed."""
+    process = await asyncio.create_subprocess_exec(
+        *HEARTHLOG, "migrate", "--database-url", url, stdout=asyncio.subprocess.PIPE)
+    out, _ = await asyncio.wait_for(process.communicate(), timeout=120)
+    assert process.returncode == 0
+    return out.decode()
+
+
 async def test_migrate_applies_every_migration_once(postgres_server_url):
     """Given an empty database, when `hearthlog migrate` runs twice, then the first run applies
     every migration and the second applies nothing."""
     name = f"cli_{uuid.uuid4().hex[:12]}"
     url = await create_database(postgres_server_url, name)
     try:
-        first = subprocess.run([*HEARTHLOG, "migrate", "--database-url", url],
-                               capture_output=True, text=True, timeout=120, check=True)
-        second = subprocess.run([*HEARTHLOG, "migrate", "--database-url", url],
-                                capture_output=True, text=True, timeout=120, check=True)
+        first = await migrate(url)
+        second = await migrate(url)
     finally:
         await drop_database(postgres_server_url, name)
-    assert "applied 0001" in first.stdout
-    assert second.stdout.strip() == "nothing to apply"
+    assert "applied 0001" in first
+    assert second.strip() == "nothing to apply"
 
 
 def test_openapi_writes_the_document(tmp_path):

@@ -43,4 +43,4 @@ def command_type(game: Game) -> Any:
     return game.Command
 
 
-__all__ = ["Concede", "JoinSeat", "StartMatch", "encode", "tag_of", "event_decoder"]
+__all__ = ["Concede", "JoinSeat", "StartMatch", "encode", "event_decoder", "tag_of"]

@@ -11,7 +11,7 @@ def clockwise_from(start: int, count: int) -> list[int]:
 def next_clockwise(start: int, count: int, eligible: Iterable[int]) -> int | None:
     """The first eligible seat after ``start`` going clockwise (``start`` itself last)."""
     allowed = set(eligible)
-    for seat in clockwise_from(start, count)[1:] + [start]:
+    for seat in [*clockwise_from(start, count)[1:], start]:
         if seat in allowed:
             return seat
     return None

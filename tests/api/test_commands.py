@@ -57,7 +57,7 @@ async def test_a_practice_deal_reproduces_a_known_round(server):
 async def test_concurrent_conflicting_commands_one_wins_the_rest_get_409(server, server_database):
     """Given Ash to act, when ten different legal commands race at the same expected version,
     then exactly one is applied, the rest get 409, and versions stay gap-free."""
-    created, (ash, bryn) = await practice(server)
+    created, (ash, _bryn) = await practice(server)
     legal = await ash.get("/legal-actions")
     commands = (legal["actions"] * 10)[:10]
     answers = await asyncio.gather(*(
@@ -72,10 +72,12 @@ async def test_concurrent_conflicting_commands_one_wins_the_rest_get_409(server,
     assert stored[-1] == winner.json()["version"]
 
 
-async def test_racing_commands_without_expected_version_are_decided_in_turn(server, server_database):
+async def test_racing_commands_without_expected_version_are_decided_in_turn(
+    server, server_database
+):
     """Given Ash to act, when ten commands race with no expected version, then one is applied
     and the others are re-decided on the new state and refused as not Ash's turn (409)."""
-    created, (ash, bryn) = await practice(server)
+    created, (ash, _bryn) = await practice(server)
     actions = (await ash.get("/legal-actions"))["actions"]
     answers = await asyncio.gather(*(ash.send(actions[i % len(actions)]) for i in range(10)))
     assert sorted(a.status_code for a in answers) == [200] + [409] * 9
@@ -144,7 +146,7 @@ async def test_malformed_and_illegal_commands_get_4xx_and_append_nothing(
 ):
     """Given Ash to act, when a malformed or illegal command arrives, then the answer is the
     expected 4xx with a message, and no event is appended."""
-    created, (ash, bryn) = await practice(server)
+    created, (ash, _bryn) = await practice(server)
     before = await versions(server_database, created["match_id"])
     answer = await ash.client.post(f"/matches/{created['match_id']}/commands", content=body,
                                    headers={"content-type": "application/json"})

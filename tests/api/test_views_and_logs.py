@@ -48,7 +48,7 @@ async def test_a_lensmaker_note_is_only_in_the_lookers_view_and_log(server):
 async def test_each_seat_sees_its_own_hand_and_only_its_turn_has_actions(server):
     """Given Bryn to act after Ash's Lensmaker, then Bryn sees two cards and actions, Ash sees
     one card and none, and every other seat shows only a count of cards."""
-    created, ash, bryn = await looked(server)
+    _created, ash, bryn = await looked(server)
     bryn_view, ash_view = await bryn.get("/view"), await ash.get("/view")
     assert sorted(bryn_view["board"]["hand"]) == ["lamp_warden", "sootsweep"]
     assert ash_view["board"]["hand"] == ["gale"]
@@ -60,7 +60,7 @@ async def test_each_seat_sees_its_own_hand_and_only_its_turn_has_actions(server)
 
 async def test_the_log_pages_by_version(server):
     """Given a log, when asked for entries after a version, then only later ones come back."""
-    created, ash, bryn = await looked(server)
+    _created, ash, _bryn = await looked(server)
     everything = await ash.get("/log")
     later = await ash.get("/log", after=everything["version"] - 1)
     assert later["entries"] == [e for e in everything["entries"]

@@ -1,4 +1,4 @@
-"""The test vectors in docs/fairness.md hold for our code and for a re-implementation from the doc."""
+"""The test vectors in docs/fairness.md hold for our code and for a re-implementation of the doc."""
 
 import hashlib
 import hmac
@@ -15,7 +15,7 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "fairness.md"
 def vectors() -> dict:
     """The JSON block under 'Test vectors' in docs/fairness.md."""
     text = DOC.read_text().split("## Test vectors", 1)[1]
-    return json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))
+    return json.loads(re.search(r"```json\n(.*?)```", text, re.DOTALL).group(1))
 
 
 class DocGenerator:
