@@ -1,0 +1,221 @@
+"""The export of a finished match: one self-contained JSON document anyone can verify offline.
+
+The format is described in docs/export-format.md; its JSON Schema (docs/export-format.schema.json)
+is generated from the Structs below. Each event's ``data`` is embedded byte for byte as it was
+hashed, so a verifier can recompute the hash chain from the document alone.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Annotated, Any, Literal, Protocol
+
+import msgspec
+from msgspec import Meta
+
+from domain.core.match import MatchCreated
+
+FORMAT = "hearthlog-match-export"
+FORMAT_VERSION = 1
+Hex = Annotated[str, Meta(pattern="^[0-9a-f]*$", description="lowercase hex")]
+
+
+class Player(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat and the name its player took."""
+
+    seat: int
+    name: str
+
+
+class Result(msgspec.Struct, frozen=True, kw_only=True):
+    """How the match ended; lists are indexed by seat."""
+
+    winners: list[int]
+    scores: list[int]
+    placements: list[int]
+
+
+class Header(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything about the match that is not an event, seeds included (it is finished)."""
+
+    format: Literal["hearthlog-match-export"]
+    format_version: int
+    match_id: str
+    game: str
+    rules_version: str
+    options: dict[str, Any]
+    seats: int
+    players: list[Player]
+    practice: bool
+    tournament: str | None
+    label: str | None
+    created_at: datetime
+    finished_at: datetime | None
+    result: Result | None
+    seed_commitment: Hex
+    server_seed: Hex
+    client_seeds: list[str | None]
+    version: Annotated[int, Meta(description="the number of events")]
+    head_hash: Hex
+
+
+class Metadata(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """Who caused an event; the first event of each command's batch carries the command."""
+
+    seat: int | None
+    command_id: str | None
+    command: dict[str, Any] | None = None
+
+
+class Event(msgspec.Struct, frozen=True, kw_only=True):
+    """One stored event: ``data`` is its canonical JSON, verbatim, and ``hash`` chains it."""
+
+    version: int
+    type: str
+    data: Annotated[msgspec.Raw, Meta(description="the canonical event object, byte for byte")]
+    metadata: Metadata
+    recorded_at: datetime
+    hash: Hex
+
+
+class MatchExport(msgspec.Struct, frozen=True, kw_only=True):
+    """A finished match: its header and every event in version order."""
+
+    header: Header
+    events: list[Event]
+
+
+class Recorded(Protocol):
+    """What the builder needs of a stored event (service.store.StoredEvent fits)."""
+
+    version: int
+    type: str
+    data: bytes
+    metadata: dict[str, Any]
+    recorded_at: datetime
+    hash: bytes
+
+
+def build_export(
+    *,
+    match_id: str,
+    created_at: datetime,
+    finished_at: datetime | None,
+    server_seed: bytes,
+    summary: dict[str, Any],
+    events: Sequence[Recorded],
+) -> MatchExport:
+    """The export of a finished match from its stored events and summary (names, result, seeds)."""
+    if summary.get("result") is None:
+        raise ValueError(f"match {match_id} is not finished; its seed is still secret")
+    created = msgspec.json.decode(events[0].data, type=MatchCreated)
+    header = Header(
+        format=FORMAT,
+        format_version=FORMAT_VERSION,
+        match_id=match_id,
+        game=created.game,
+        rules_version=created.rules_version,
+        options=created.options,
+        seats=created.seats,
+        players=[Player(seat=i, name=name) for i, name in enumerate(summary["names"])],
+        practice=created.practice,
+        tournament=created.tournament,
+        label=created.label,
+        created_at=created_at,
+        finished_at=finished_at,
+        result=msgspec.convert(summary["result"], Result),
+        seed_commitment=created.seed_commitment,
+        server_seed=server_seed.hex(),
+        client_seeds=list(summary["client_seeds"]),
+        version=len(events),
+        head_hash=events[-1].hash.hex(),
+    )
+    return MatchExport(header=header, events=[export_event(e) for e in events])
+
+
+def export_event(event: Recorded) -> Event:
+    """One stored event as exported."""
+    return Event(
+        version=event.version,
+        type=event.type,
+        data=msgspec.Raw(event.data),
+        metadata=msgspec.convert(event.metadata, Metadata),
+        recorded_at=event.recorded_at,
+        hash=event.hash.hex(),
+    )
+
+
+_decoder = msgspec.json.Decoder(MatchExport)
+
+
+def encode_export(document: MatchExport) -> bytes:
+    """The document as compact JSON (one NDJSON line, without the newline)."""
+    return msgspec.json.encode(document)
+
+
+def decode_export(text: bytes | str) -> MatchExport:
+    """A document read back; ``data`` keeps the exact bytes found in the text."""
+    return _decoder.decode(text)
+
+
+CSV_COLUMNS = (
+    "match_id",
+    "game",
+    "tournament",
+    "seat",
+    "name",
+    "placement",
+    "score",
+    "finished_at",
+    "head_hash",
+)
+
+
+def csv_rows(
+    *,
+    match_id: str,
+    game: str,
+    tournament: str | None,
+    finished_at: datetime | None,
+    head_hash: bytes,
+    summary: dict[str, Any],
+) -> list[list[Any]]:
+    """One CSV row per seat of a finished match, in CSV_COLUMNS order."""
+    result = summary["result"]
+    when = finished_at.isoformat() if finished_at else ""
+    return [
+        [
+            match_id,
+            game,
+            tournament or "",
+            seat,
+            name,
+            result["placements"][seat],
+            result["scores"][seat],
+            when,
+            head_hash.hex(),
+        ]
+        for seat, name in enumerate(summary["names"])
+    ]
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of one export document (committed as docs/export-format.schema.json)."""
+    generated = msgspec.json.schema(MatchExport)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Hearthlog match export",
+        "description": f"{FORMAT} format version {FORMAT_VERSION}; see docs/export-format.md",
+        **generated,
+    }
+
+
+def schema_text() -> str:
+    """The schema as stable, indented JSON with a final newline."""
+    return json.dumps(schema(), indent=2, sort_keys=True) + "\n"
+
+
+if __name__ == "__main__":
+    print(schema_text(), end="")

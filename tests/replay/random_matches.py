@@ -1,0 +1,162 @@
+"""Random finished Wick & Ember matches, recorded exactly as the server records them.
+
+Each match is driven through domain.core.match (lobby, seats with client seeds, start, random
+legal plays, now and then a concession); each command's events get the server's metadata
+(service.matches.new_events) and hash chain, so the export builder sees what the store holds.
+Also used by bench/export_memory.py to fill a database quickly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import msgspec
+
+from domain.core import match
+from domain.core.chain import GENESIS, link
+from domain.core.decider import Concede
+from domain.games import GAMES
+from projections.export import MatchExport, build_export
+from projections.summary import summary
+from service.matches import new_events
+from service.store import StoredEvent
+
+GAME = GAMES["wick-and-ember"]
+NAMES = ("Ash", "Bryn", "Cato", "Dell", "Esme", "Fenn")
+EPOCH = datetime(2025, 1, 1, tzinfo=UTC)
+CONCEDE_CHANCE = 0.004
+MAX_COMMANDS = 5000
+
+OnBatch = Callable[[int, match.MatchState], None]
+
+
+class Played(msgspec.Struct, kw_only=True):
+    """A finished match as the store would hold it."""
+
+    match_id: str
+    server_seed: bytes
+    summary: dict[str, Any]
+    events: list[StoredEvent]
+    created_at: datetime
+    finished_at: datetime
+    tournament: str | None
+
+
+def options_for(chooser: random.Random, seats: int) -> dict[str, Any]:
+    """Short matches over both decks, as a host would send them."""
+    options: dict[str, Any] = {"match_length": "short"}
+    if seats in (3, 4):
+        options["deck"] = chooser.choice(["standard", "expanded"])
+    if chooser.random() < 0.5:
+        options = {**options, "ember_target": chooser.randint(1, 2)}
+    return options
+
+
+def play(index: int, on_batch: OnBatch | None = None, tournament: str | None = None) -> Played:
+    """Random finished match ``index``; ``on_batch`` sees (version, state) after each command."""
+    chooser = random.Random(index)
+    seed = hashlib.sha256(f"server seed {index}".encode()).digest()
+    seats = 2 + index % 5
+    recorder = _Recorder(index)
+    created = match.open_match(
+        GAME,
+        seats=seats,
+        options=options_for(chooser, seats),
+        practice=False,
+        tournament=tournament,
+        label=f"random {index}",
+        seed_commitment=hashlib.sha256(seed).hexdigest(),
+    )
+    recorder.add([created], None, None)
+    state: match.MatchState = match.evolve(GAME, None, created)
+    for seat, command in _commands(chooser, seats):
+        if seat == "play":
+            seat, command = _next_play(chooser, state)
+        events = match.decide(GAME, state, seat, command, seed)
+        recorder.add(events, seat, command)
+        state = match.fold(GAME, events, state)
+        if on_batch is not None:
+            on_batch(len(recorder.events), state)
+        if match.status(GAME, state) == "finished":
+            return recorder.played(seed, summary(GAME, state, seed), tournament)
+    raise AssertionError(f"match {index} did not end within {MAX_COMMANDS} commands")
+
+
+def _commands(chooser: random.Random, seats: int) -> Any:
+    """Joins (some with client seeds), the start, then plays chosen once the state is known."""
+    for seat in range(seats):
+        client_seed = (
+            f"seat {seat} dice {chooser.randrange(10**6)}" if chooser.random() < 0.6 else None
+        )
+        yield None, match.JoinSeat(name=NAMES[seat], client_seed=client_seed)
+    yield None, match.StartMatch()
+    for _ in range(MAX_COMMANDS):
+        yield "play", None
+
+
+def _next_play(chooser: random.Random, state: Any) -> tuple[int, Any]:
+    """Now and then a seat still in concedes; otherwise the seat to act plays at random."""
+    table = state.game
+    still_in = [seat for seat, lamp in enumerate(table.seats) if not lamp.conceded]
+    if chooser.random() < CONCEDE_CHANCE:
+        return chooser.choice(still_in), Concede()
+    seat = GAME.to_act(table)[0]
+    return seat, chooser.choice(GAME.legal_actions(table, seat))
+
+
+class _Recorder:
+    """Stored events as the server writes them: metadata, hash chain, increasing times."""
+
+    def __init__(self, index: int) -> None:
+        self.match_id = str(uuid.UUID(int=random.Random(-index).getrandbits(128), version=4))
+        self.started = EPOCH + timedelta(minutes=index)
+        self.events: list[StoredEvent] = []
+        self.head = GENESIS
+
+    def add(self, events: list[Any], seat: int | None, command: Any) -> None:
+        """Append one command's events."""
+        command_id = None if command is None else f"c{len(self.events)}"
+        for new in new_events(events, seat=seat, command=command, command_id=command_id):
+            self.head = link(self.head, new.data)
+            version = len(self.events) + 1
+            at = self.started + timedelta(milliseconds=version)
+            self.events.append(
+                StoredEvent(
+                    match_id=self.match_id,
+                    version=version,
+                    type=new.type,
+                    data=new.data,
+                    metadata=msgspec.json.decode(msgspec.json.encode(new.metadata)),
+                    recorded_at=at,
+                    hash=self.head,
+                )
+            )
+
+    def played(self, seed: bytes, summary: dict[str, Any], tournament: str | None) -> Played:
+        """The finished match."""
+        return Played(
+            match_id=self.match_id,
+            server_seed=seed,
+            summary=summary,
+            events=self.events,
+            created_at=self.started,
+            finished_at=self.events[-1].recorded_at,
+            tournament=tournament,
+        )
+
+
+def exported(played: Played) -> MatchExport:
+    """The export document the server would build for a played match."""
+    return build_export(
+        match_id=played.match_id,
+        created_at=played.created_at,
+        finished_at=played.finished_at,
+        server_seed=played.server_seed,
+        summary=played.summary,
+        events=played.events,
+    )

@@ -1,0 +1,238 @@
+"""Verification: random finished matches verify clean; any tampering is caught and located."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import msgspec
+import pytest
+
+from domain.core.chain import GENESIS, link
+from projections.export import MatchExport, decode_export, encode_export
+from projections.verify import verify
+from tests.replay.random_matches import exported, play
+
+CHUNKS, PER_CHUNK = 4, 500
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_given_random_finished_matches_when_exported_and_verified_then_every_one_is_clean(chunk):
+    """2,000 random matches (2 to 6 seats, both decks, client seeds, concessions) round trip."""
+    for index in range(chunk * PER_CHUNK, (chunk + 1) * PER_CHUNK):
+        report = verify(decode_export(encode_export(exported(play(index)))))
+        assert report.ok, (index, report.problem)
+        assert report.checked == [
+            "format",
+            "rules",
+            "commitment",
+            "chain",
+            "replay",
+            "header",
+            "result",
+        ]
+
+
+@functools.cache
+def document(index: int = 7) -> dict[str, Any]:
+    """A random match's export as plain JSON values, ready to tamper with."""
+    return msgspec.json.decode(encode_export(exported(play(index))))
+
+
+def tampered(change: Any, index: int = 7, rehash: bool = False) -> MatchExport:
+    """The export after ``change`` edits its JSON; ``rehash`` recomputes every hash to cover it."""
+    doc = msgspec.json.decode(msgspec.json.encode(document(index)))
+    change(doc)
+    if rehash:
+        renumber_and_rehash(doc)
+    return decode_export(msgspec.json.encode(doc))
+
+
+def renumber_and_rehash(doc: dict[str, Any]) -> None:
+    """What a careful forger does: number the events 1..n and rebuild the chain and head hash."""
+    previous = GENESIS
+    for version, event in enumerate(doc["events"], start=1):
+        previous = link(previous, msgspec.json.encode(event["data"]))
+        event["version"], event["hash"] = version, previous.hex()
+    doc["header"]["head_hash"], doc["header"]["version"] = previous.hex(), len(doc["events"])
+
+
+def first(doc: dict[str, Any], type: str) -> dict[str, Any]:
+    """The first event of a type."""
+    return next(event for event in doc["events"] if event["type"] == type)
+
+
+def change_a_drawn_card(doc: dict[str, Any]) -> None:
+    """Change the card of the first draw."""
+    data = first(doc, "turn_began")["data"]
+    data["drew"] = (data["drew"] + 1) % 16
+
+
+def test_given_a_card_changed_in_one_event_then_that_event_is_named_with_expected_and_found():
+    """Given one drawn card changed, then the chain breaks at that very event."""
+    version = first(document(), "turn_began")["version"]
+
+    problem = verify(tampered(change_a_drawn_card)).problem
+
+    assert problem is not None and (problem.check, problem.version) == ("chain", version)
+    assert problem.expected != problem.found
+
+
+def test_given_a_card_changed_and_the_chain_rebuilt_then_the_replay_names_that_event():
+    """Given a forger who also rebuilds every hash, then re-deciding finds the changed draw."""
+    version = first(document(), "turn_began")["version"]
+
+    problem = verify(tampered(change_a_drawn_card, rehash=True)).problem
+
+    assert problem is not None and (problem.check, problem.version) == ("replay", version)
+    assert '"drew"' in problem.expected and problem.expected != problem.found
+
+
+def test_given_an_event_dropped_then_the_missing_event_is_named():
+    """Given event 12 removed, then the walk expects event 12 and finds event 13."""
+    problem = verify(tampered(lambda doc: doc["events"].pop(11))).problem
+
+    assert problem is not None and (problem.check, problem.version) == ("chain", 12)
+    assert (problem.expected, problem.found) == ("12", "13")
+
+
+def test_given_an_event_dropped_and_the_rest_renumbered_then_the_replay_names_the_gap():
+    """Given a forger who renumbers and rehashes after dropping event 12, then event 12 diverges."""
+    problem = verify(tampered(lambda doc: doc["events"].pop(11), rehash=True)).problem
+
+    assert problem is not None and problem.version == 12 and problem.check == "replay"
+
+
+def swap(doc: dict[str, Any], at: int) -> None:
+    """Swap events ``at`` and ``at + 1`` (by version)."""
+    events = doc["events"]
+    events[at - 1], events[at] = events[at], events[at - 1]
+
+
+def test_given_two_events_swapped_then_the_first_of_them_is_named():
+    """Given events 20 and 21 swapped, then event 20 is where the history goes wrong."""
+    problem = verify(tampered(lambda doc: swap(doc, 20))).problem
+    forged = verify(tampered(lambda doc: swap(doc, 20), rehash=True)).problem
+
+    assert problem is not None and (problem.check, problem.version) == ("chain", 20)
+    assert forged is not None and (forged.check, forged.version) == ("replay", 20)
+
+
+def seeded_index() -> int:
+    """A random match where seat 0 gave a client seed."""
+    return next(i for i in range(7, 100) if document(i)["header"]["client_seeds"][0])
+
+
+def test_given_a_client_seed_changed_in_the_header_then_the_header_is_refused():
+    """Given the header's client seed of seat 0 changed, then it disagrees with the seat's join."""
+    index = seeded_index()
+
+    def change(doc: dict[str, Any]) -> None:
+        doc["header"]["client_seeds"][0] += "!"
+
+    problem = verify(tampered(change, index)).problem
+
+    assert problem is not None and problem.check == "header" and "client seeds" in problem.message
+
+
+def test_given_a_client_seed_changed_where_it_was_given_then_the_first_deal_diverges():
+    """Given the seed changed in the join event and its command, chain rebuilt, then the deal
+    dealt from the mixed seed is the first event that differs."""
+    index = seeded_index()
+
+    def change(doc: dict[str, Any]) -> None:
+        joined = first(doc, "seat_joined")
+        joined["data"]["client_seed"] += "!"
+        joined["metadata"]["command"]["client_seed"] += "!"
+        doc["header"]["client_seeds"][0] += "!"
+
+    problem = verify(tampered(change, index, rehash=True)).problem
+
+    dealt = first(document(index), "round_dealt")["version"]
+    assert problem is not None and (problem.check, problem.version) == ("replay", dealt)
+
+
+def test_given_the_server_seed_changed_then_the_commitment_is_broken():
+    """Given another server seed, then sha256 of it is not the commitment."""
+
+    def change(doc: dict[str, Any]) -> None:
+        doc["header"]["server_seed"] = "00" * 32
+
+    report = verify(tampered(change))
+
+    assert not report.ok and report.problem.check == "commitment"
+    assert report.problem.version is None and "commitment" in report.problem.message
+
+
+def test_given_the_server_seed_and_its_commitment_changed_then_the_first_event_disagrees():
+    """Given a forger who also changes the header's commitment, then event 1 still holds the old."""
+    import hashlib
+
+    def change(doc: dict[str, Any]) -> None:
+        doc["header"]["server_seed"] = "00" * 32
+        doc["header"]["seed_commitment"] = hashlib.sha256(bytes(32)).hexdigest()
+
+    problem = verify(tampered(change)).problem
+
+    assert problem is not None and (problem.check, problem.version) == ("header", 1)
+
+
+def test_given_the_result_changed_then_the_result_check_fails():
+    """Given the winners rewritten, then the replayed outcome disagrees."""
+
+    def change(doc: dict[str, Any]) -> None:
+        result = doc["header"]["result"]
+        result["winners"] = [
+            seat for seat in range(doc["header"]["seats"]) if seat not in result["winners"]
+        ][:1]
+
+    problem = verify(tampered(change)).problem
+
+    assert problem is not None and problem.check == "result"
+    assert problem.expected != problem.found
+
+
+def test_given_an_unknown_rules_version_then_the_verifier_refuses_to_re_rule_the_match():
+    """Given rules version 2 of a game this release plays at version 1, then a clear refusal."""
+
+    def change(doc: dict[str, Any]) -> None:
+        doc["header"]["rules_version"] = "2"
+
+    report = verify(tampered(change))
+
+    assert not report.ok and report.problem.check == "rules"
+    assert "rules version 2 is unknown" in report.problem.message
+    assert "refusing to re-rule" in report.problem.message
+
+
+def test_given_an_old_rules_version_still_carried_then_it_is_verified_with_those_rules():
+    """Given a rulebook kept for version 1 beside a newer one, then a version 1 match verifies."""
+    from domain.games import GAMES
+
+    game = GAMES["wick-and-ember"]
+    books = {("wick-and-ember", "1"): game, ("wick-and-ember", "2"): object()}
+
+    assert verify(tampered(lambda doc: None), rulebooks=books).ok  # type: ignore[arg-type]
+
+
+def test_given_a_reformatted_file_then_the_message_says_the_data_is_not_canonical():
+    """Given event data re-encoded with spaces, then the chain breaks and the hint says why."""
+    text = encode_export(exported(play(7))).replace(
+        b'{"type":"match_created",', b'{"type": "match_created", '
+    )
+
+    problem = verify(decode_export(text)).problem
+
+    assert problem is not None and (problem.check, problem.version) == ("chain", 1)
+    assert "reformatted" in problem.message
+
+
+def test_given_an_unknown_export_format_version_then_it_is_refused():
+    """Given format version 99, then the verifier says it cannot read it."""
+
+    def change(doc: dict[str, Any]) -> None:
+        doc["header"]["format_version"] = 99
+
+    problem = verify(tampered(change)).problem
+
+    assert problem is not None and problem.check == "format" and "99" in problem.message
