@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -12,6 +13,8 @@ from domain.core.chain import GENESIS
 from service.store import (
     CommandRecord,
     DuplicateCommand,
+    ExportFilter,
+    FinishedMatch,
     MatchRow,
     NewEvent,
     StoredEvent,
@@ -19,6 +22,7 @@ from service.store import (
     UnknownMatch,
     VersionConflict,
     check_write,
+    exportable,
     hashes_after,
     match_uuid,
 )
@@ -199,6 +203,20 @@ class MemoryStore:
         """The secret server seed (publish it only once the match is finished), or None."""
         match = self._find(match_id)
         return None if match is None else match.server_seed
+
+    async def finished_matches(
+        self, filters: ExportFilter, *, events: bool = True
+    ) -> AsyncIterator[FinishedMatch]:
+        """Finished matches passing the filters, oldest finish first."""
+        chosen = [m for m in self._matches.values() if exportable(m.row, filters)]
+        chosen.sort(key=lambda m: (m.row.finished_at, m.row.match_id))
+        for match in chosen:
+            held = list(match.events) if events else []
+            yield FinishedMatch(row=match.row, server_seed=match.server_seed, events=held)
+
+    async def count_finished(self, filters: ExportFilter) -> int:
+        """How many finished matches pass the filters."""
+        return sum(exportable(m.row, filters) for m in self._matches.values())
 
 
 def _check_unique(

@@ -9,6 +9,7 @@ one transaction or not at all. ``service.memory_store.MemoryStore`` keeps the sa
 from __future__ import annotations
 
 import uuid
+from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -68,6 +69,23 @@ class CommandRecord(msgspec.Struct, frozen=True, kw_only=True):
     status_code: int
     version: int
     recorded_at: datetime | None = None
+
+
+class ExportFilter(msgspec.Struct, frozen=True, kw_only=True):
+    """Which finished matches to export: finished_after <= finished_at < finished_before."""
+
+    tournament: str | None = None
+    game: str | None = None
+    finished_after: datetime | None = None
+    finished_before: datetime | None = None
+
+
+class FinishedMatch(msgspec.Struct, frozen=True, kw_only=True):
+    """A finished match for export: its row, its now-published server seed, its events."""
+
+    row: MatchRow
+    server_seed: bytes
+    events: list[StoredEvent]
 
 
 class StoreError(Exception):
@@ -160,6 +178,12 @@ class EventStore(Protocol):
 
     async def server_seed(self, match_id: str) -> bytes | None: ...
 
+    def finished_matches(
+        self, filters: ExportFilter, *, events: bool = True
+    ) -> AsyncIterator[FinishedMatch]: ...
+
+    async def count_finished(self, filters: ExportFilter) -> int: ...
+
 
 def match_uuid(match_id: str) -> uuid.UUID | None:
     """The match id as a UUID, or None when it is not one (so no match can have it)."""
@@ -167,6 +191,19 @@ def match_uuid(match_id: str) -> uuid.UUID | None:
         return uuid.UUID(str(match_id))
     except ValueError:
         return None
+
+
+def exportable(row: MatchRow, filters: ExportFilter) -> bool:
+    """Whether a match is finished and passes every given export filter (as the SQL does)."""
+    when = row.finished_at
+    return (
+        row.status == "finished"
+        and when is not None
+        and filters.tournament in (None, row.tournament)
+        and filters.game in (None, row.game)
+        and (filters.finished_after is None or when >= filters.finished_after)
+        and (filters.finished_before is None or when < filters.finished_before)
+    )
 
 
 STATUSES = ("lobby", "playing", "finished")
@@ -221,6 +258,29 @@ VALUES ($1, $2, $3, $4, $5, $6)
 ON CONFLICT (match_id, command_id) DO NOTHING
 RETURNING command_id
 """
+
+
+_FINISHED_WHERE = """status = 'finished'
+    AND ($1::text IS NULL OR tournament = $1) AND ($2::text IS NULL OR game = $2)
+    AND ($3::timestamptz IS NULL OR finished_at >= $3)
+    AND ($4::timestamptz IS NULL OR finished_at < $4)"""
+
+_FINISHED = f"""SELECT {_MATCH_COLUMNS}, server_seed FROM matches WHERE {_FINISHED_WHERE}
+    ORDER BY finished_at, match_id"""
+
+# One row per match, its events as arrays: a cursor over it holds one batch of matches at a time.
+_FINISHED_WITH_EVENTS = f"""
+SELECT m.*, e.* FROM ({_FINISHED} OFFSET 0) AS m CROSS JOIN LATERAL (
+    SELECT array_agg(version ORDER BY version) AS versions,
+        array_agg(type ORDER BY version) AS types,
+        array_agg(data::text ORDER BY version) AS datas,
+        array_agg(metadata::text ORDER BY version) AS metadatas,
+        array_agg(recorded_at ORDER BY version) AS times,
+        array_agg(hash ORDER BY version) AS hashes
+    FROM events WHERE events.match_id = m.match_id) AS e
+ORDER BY m.finished_at, m.match_id"""
+
+EXPORT_PREFETCH = 32
 
 
 class PostgresStore:
@@ -402,6 +462,23 @@ class PostgresStore:
         """The secret server seed (publish it only once the match is finished), or None."""
         return await self._value("SELECT server_seed FROM matches WHERE match_id = $1", match_id)
 
+    async def finished_matches(
+        self, filters: ExportFilter, *, events: bool = True
+    ) -> AsyncIterator[FinishedMatch]:
+        """Finished matches passing the filters, oldest finish first, read through a cursor."""
+        query = _FINISHED_WITH_EVENTS if events else _FINISHED
+        async with self.pool.acquire() as conn:
+            async with conn.transaction(isolation="repeatable_read", readonly=True):
+                cursor = conn.cursor(query, *_filter_args(filters), prefetch=EXPORT_PREFETCH)
+                async for record in cursor:
+                    yield _finished(record, events)
+
+    async def count_finished(self, filters: ExportFilter) -> int:
+        """How many finished matches pass the filters."""
+        query = f"SELECT count(*) FROM matches WHERE {_FINISHED_WHERE}"
+        count: int = await self.pool.fetchval(query, *_filter_args(filters))
+        return count
+
     async def _value(self, query: str, match_id: str, *args: Any) -> Any:
         """One value looked up by match id, or None when there is none."""
         key = match_uuid(match_id)
@@ -480,3 +557,36 @@ def _match_row(row: asyncpg.Record) -> MatchRow:
     values = dict(row)
     values["match_id"] = str(values["match_id"])
     return MatchRow(**values)
+
+
+def _filter_args(filters: ExportFilter) -> tuple[Any, ...]:
+    """The export query's parameters, in the order $1..$4."""
+    return (filters.tournament, filters.game, filters.finished_after, filters.finished_before)
+
+
+def _finished(record: asyncpg.Record, with_events: bool) -> FinishedMatch:
+    """A FinishedMatch from one row of the export query."""
+    values = dict(record)
+    values["match_id"] = str(values["match_id"])
+    row = MatchRow(**{field: values[field] for field in MatchRow.__struct_fields__})
+    events = _events(row.match_id, values) if with_events else []
+    return FinishedMatch(row=row, server_seed=values["server_seed"], events=events)
+
+
+def _events(match_id: str, values: dict[str, Any]) -> list[StoredEvent]:
+    """The events of one export row, from its parallel arrays."""
+    names = ("versions", "types", "datas", "metadatas", "times", "hashes")
+    return [
+        StoredEvent(
+            match_id=match_id,
+            version=version,
+            type=type_,
+            data=data.encode(),
+            metadata=msgspec.json.decode(metadata),
+            recorded_at=at,
+            hash=hash_,
+        )
+        for version, type_, data, metadata, at, hash_ in zip(
+            *(values[name] for name in names), strict=True
+        )
+    ]
