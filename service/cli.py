@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -31,6 +32,9 @@ def serve(args: argparse.Namespace) -> int:
     from service.app import create_app
 
     logs.configure()
+    # uvicorn re-raises SIGTERM after its graceful shutdown; exiting through Python instead
+    # lets the embedded Postgres be stopped at exit rather than left running.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     app = create_app(database_url(args))
     base = f"http://{args.host}:{args.port}"
     print(f"Hearthlog is serving at {base}\nAPI docs: {base}/docs\n", flush=True)

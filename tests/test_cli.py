@@ -11,6 +11,7 @@ import time
 import uuid
 
 import httpx
+import psutil
 
 from service.postgres import create_database, drop_database
 from tests.api.conftest import free_port, stop_server
@@ -72,3 +73,13 @@ def test_serve_starts_its_own_embedded_postgres_in_the_data_dir(tmp_path):
     finally:
         stop_server(process)
     assert (tmp_path / "data" / "pgdata" / "PG_VERSION").exists()
+    assert process.returncode == 0
+    assert not postgres_running(tmp_path / "data" / "pgdata"), "the embedded Postgres was left"
+
+
+def postgres_running(data_dir) -> bool:
+    """Whether a postgres process serves the given data folder."""
+    for proc in psutil.process_iter(attrs=["name", "cmdline"]):
+        if proc.info["name"] == "postgres" and str(data_dir) in " ".join(proc.info["cmdline"] or []):
+            return True
+    return False
