@@ -1,0 +1,41 @@
+"""Where every card is: a helper for tests and verifiers, never shown to a player."""
+
+from __future__ import annotations
+
+from domain.whiteout_road.cards import EVERY_CARD
+from domain.whiteout_road.state import Table
+
+
+def card_locations(state: Table) -> dict[str, list[str]]:
+    """Every card and the whiteout, with each place it lies (exactly one, if sound)."""
+    places: dict[str, list[str]] = {card: [] for card in EVERY_CARD}
+    if state.board is None:
+        return places
+    for place, found in _places(state):
+        for card in found:
+            places[card].append(place)
+    return places
+
+
+def _places(state: Table) -> list[tuple[str, tuple[str, ...]]]:
+    """Each place on the table with the cards in it."""
+    board = state.board
+    assert board is not None
+    spots = [
+        ("fate", board.fate),
+        ("fate_discard", board.fate_discard),
+        ("revealed", tuple(play.card for play in board.revealed)),
+        ("lost", board.lost),
+    ]
+    for cart in board.wagons:
+        for pile in ("stores", "pushes", "flung"):
+            spots.append((f"{cart.name}/{pile}", tuple(s.card for s in getattr(cart, pile))))
+    for seat, t in enumerate(state.seats):
+        pending = () if t.pending is None else (t.pending.card,)
+        spots += [
+            (f"hand/{seat}", t.hand),
+            (f"pending/{seat}", pending),
+            (f"watch/{seat}", t.watch),
+            (f"set_aside/{seat}", t.set_aside),
+        ]
+    return spots
