@@ -254,7 +254,7 @@ def _ended(before: Any, event: NightEnded) -> list[LogEntry]:
     label = _wagon_label(before, event.through)
     text = {
         "through": f"{label} is through",
-        "whiteout": f"In the whiteout, {label} is the furthest: it is through",
+        "whiteout": f"The whiteout: {label} is through",
         "gambit": f"The Gambit goes to {label}: it is through",
         "last_watch": f"At the Last Watch, {label} is through",
     }[event.ending]
@@ -263,8 +263,10 @@ def _ended(before: Any, event: NightEnded) -> list[LogEntry]:
 
 def _buried(before: Any, event: NightEnded) -> str:
     """Why the road is buried."""
+    if event.ending == "gambit" and any(cart.flung for cart in before.board.wagons):
+        return "Fate runs out before the Gambit's tie is broken: the road counts as buried."
     if event.ending == "gambit":
-        return "Nothing wins the Gambit: the road counts as buried."
+        return "Nothing was flung in the Gambit: the road counts as buried."
     return f"The snow reaches the burial mark ({before.road.burial_mark}): the road is buried."
 
 

@@ -144,3 +144,9 @@ class Table:
     def last(self, kind: type) -> Any:
         """The latest event of a kind."""
         return self.of(kind)[-1]
+
+    def after(self, kind: type, index: int = 0) -> Any:
+        """The state right after the ``index``-th event of a kind."""
+        states = [self.history[i + 1][0] for i in range(len(self.history) - 1)] + [self.state]
+        found = [state for (_, event), state in zip(self.history, states) if isinstance(event, kind)]
+        return found[index]
