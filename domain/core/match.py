@@ -10,12 +10,14 @@ from typing import Any
 
 import msgspec
 
-from domain.core.decider import Game
-from domain.core.errors import BrokenInvariant, RuleViolation, WrongPhase
+from domain.core.bots import bot_names
+from domain.core.decider import Concede, Game
+from domain.core.errors import BrokenInvariant, NotYourTurn, RuleViolation, WrongPhase
 from domain.core.rng import Rng, mix_seeds
 
 NAME_MAX = 32
 CLIENT_SEED_MAX = 128
+TURN_SECONDS_MAX = 24 * 3600
 
 
 class MatchCreated(msgspec.Struct, tag="match_created", frozen=True, kw_only=True):
@@ -29,6 +31,7 @@ class MatchCreated(msgspec.Struct, tag="match_created", frozen=True, kw_only=Tru
     tournament: str | None = None
     label: str | None = None
     seed_commitment: str
+    turn_seconds: int | msgspec.UnsetType = msgspec.UNSET  # unset (and not encoded): no clock
 
 
 class SeatJoined(msgspec.Struct, tag="seat_joined", frozen=True, kw_only=True):
@@ -37,13 +40,20 @@ class SeatJoined(msgspec.Struct, tag="seat_joined", frozen=True, kw_only=True):
     seat: int
     name: str
     client_seed: str | None = None
+    bot: str | msgspec.UnsetType = msgspec.UNSET  # the server-side bot playing it; unset: a person
 
 
 class MatchStarted(msgspec.Struct, tag="match_started", frozen=True, kw_only=True):
     """The host started play; the game's opening events follow at once."""
 
 
-MatchEvent = MatchCreated | SeatJoined | MatchStarted
+class SeatTimedOut(msgspec.Struct, tag="seat_timed_out", frozen=True, kw_only=True):
+    """A seat owing an action ran out of time; the events of the play made for it follow."""
+
+    seat: int
+
+
+MatchEvent = MatchCreated | SeatJoined | MatchStarted | SeatTimedOut
 
 
 class JoinSeat(msgspec.Struct, tag="join_seat", frozen=True, kw_only=True):
@@ -51,10 +61,21 @@ class JoinSeat(msgspec.Struct, tag="join_seat", frozen=True, kw_only=True):
 
     name: str
     client_seed: str | None = None
+    bot: str | None = None
 
 
 class StartMatch(msgspec.Struct, tag="start_match", frozen=True, kw_only=True):
     """Begin play once every seat is taken."""
+
+
+class TimeOut(msgspec.Struct, tag="time_out", frozen=True, kw_only=True):
+    """The server plays for a seat whose turn clock ran out; ``action`` is a legal action of it."""
+
+    seat: int
+    action: dict[str, Any]
+
+
+MatchCommand = JoinSeat | StartMatch | TimeOut
 
 
 class Lobby(msgspec.Struct, frozen=True, kw_only=True):
@@ -63,6 +84,7 @@ class Lobby(msgspec.Struct, frozen=True, kw_only=True):
     created: MatchCreated
     names: tuple[str, ...] = ()
     client_seeds: tuple[str | None, ...] = ()
+    bots: tuple[str | None, ...] = ()
 
 
 class Table(msgspec.Struct, frozen=True, kw_only=True):
@@ -72,6 +94,7 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     names: tuple[str, ...]
     client_seeds: tuple[str | None, ...]
     game: Any
+    bots: tuple[str | None, ...] = ()
 
 
 MatchState = Lobby | Table
@@ -86,12 +109,15 @@ def open_match(
     tournament: str | None,
     label: str | None,
     seed_commitment: str,
+    turn_seconds: int | None = None,
 ) -> MatchCreated:
-    """Check a new match's seat count and options, and return its first event."""
+    """Check a new match's seat count, options and turn clock, and return its first event."""
     if not game.min_seats <= seats <= game.max_seats:
         raise RuleViolation(
             f"{game.title} is played by {game.min_seats} to {game.max_seats} seats, not {seats}"
         )
+    if turn_seconds is not None and not 1 <= turn_seconds <= TURN_SECONDS_MAX:
+        raise RuleViolation(f"turn_seconds must be 1 to {TURN_SECONDS_MAX}, or absent for no clock")
     game.check_options(decode_options(game, options), seats, practice)
     return MatchCreated(
         game=game.id,
@@ -102,6 +128,7 @@ def open_match(
         tournament=tournament,
         label=label,
         seed_commitment=seed_commitment,
+        turn_seconds=msgspec.UNSET if turn_seconds is None else turn_seconds,
     )
 
 
@@ -117,7 +144,7 @@ def decide(game: Game, state: MatchState, seat: int | None, command: Any, seed: 
     """The events a command causes; ``seed`` is the server seed, mixed here with client seeds."""
     match state, command:
         case Lobby(), JoinSeat():
-            return [_join(state, command)]
+            return [_join(game, state, command)]
         case Lobby(), StartMatch():
             return _start(game, state, seed)
         case Lobby(), _:
@@ -128,6 +155,8 @@ def decide(game: Game, state: MatchState, seat: int | None, command: Any, seed: 
             raise WrongPhase("the match has already started")
         case Table(), _ if game.outcome(state.game) is not None:
             raise WrongPhase("the match is over")
+        case Table(), TimeOut():
+            return _time_out(game, state, command, seed)
         case Table(), _:
             if seat is None:
                 raise RuleViolation("only a seated player can act")
@@ -140,11 +169,11 @@ def table_rng(state: MatchState, seed: bytes) -> Rng:
     return Rng(mix_seeds(seed, state.client_seeds))
 
 
-def _join(state: Lobby, command: JoinSeat) -> SeatJoined:
-    """Seat a player in the next free seat."""
+def _join(game: Game, state: Lobby, command: JoinSeat) -> SeatJoined:
+    """Seat a player (or a bot, named "Bot N" unless named) in the next free seat."""
     if len(state.names) >= state.created.seats:
         raise WrongPhase(f"all {state.created.seats} seats are taken")
-    name = command.name.strip()
+    name = command.name.strip() or (_bot_name(state) if command.bot else "")
     if not 1 <= len(name) <= NAME_MAX:
         raise RuleViolation(f"a name must be 1 to {NAME_MAX} characters")
     if name.casefold() in {taken.casefold() for taken in state.names}:
@@ -152,7 +181,32 @@ def _join(state: Lobby, command: JoinSeat) -> SeatJoined:
     seed = command.client_seed
     if seed is not None and not 1 <= len(seed) <= CLIENT_SEED_MAX:
         raise RuleViolation(f"a client seed must be 1 to {CLIENT_SEED_MAX} characters")
-    return SeatJoined(seat=len(state.names), name=name, client_seed=seed)
+    if command.bot is None:
+        return SeatJoined(seat=len(state.names), name=name, client_seed=seed)
+    if command.bot not in bot_names(game):
+        known = ", ".join(bot_names(game))
+        raise RuleViolation(f"{game.title} has no bot {command.bot!r}; its bots: {known}")
+    return SeatJoined(seat=len(state.names), name=name, client_seed=seed, bot=command.bot)
+
+
+def _bot_name(state: Lobby) -> str:
+    """The first of "Bot 1", "Bot 2", ... not yet taken at the table."""
+    taken = {name.casefold() for name in state.names}
+    return next(f"Bot {n}" for n in range(1, len(taken) + 2) if f"bot {n}" not in taken)
+
+
+def _time_out(game: Game, state: Table, command: TimeOut, seed: bytes) -> list[Any]:
+    """Play for a seat whose clock ran out: its time-out, then the events of the given action."""
+    if command.seat not in game.to_act(state.game):
+        raise NotYourTurn(f"seat {command.seat} owes no action now")
+    try:
+        action = msgspec.convert(command.action, game.Command, strict=True)
+    except msgspec.ValidationError as error:
+        raise RuleViolation(f"invalid action: {error}") from None
+    if isinstance(action, Concede):
+        raise RuleViolation("a seat out of time is played for, never conceded")
+    played = game.decide(state.game, command.seat, action, table_rng(state, seed))
+    return [SeatTimedOut(seat=command.seat), *played]
 
 
 def _start(game: Game, state: Lobby, seed: bytes) -> list[Any]:
@@ -174,6 +228,7 @@ def evolve(game: Game, state: MatchState | None, event: Any) -> MatchState:
                 state,
                 names=(*state.names, event.name),
                 client_seeds=(*state.client_seeds, event.client_seed),
+                bots=(*state.bots, None if event.bot is msgspec.UNSET else event.bot),
             )
         case Lobby(), MatchStarted():
             return Table(
@@ -181,7 +236,10 @@ def evolve(game: Game, state: MatchState | None, event: Any) -> MatchState:
                 names=state.names,
                 client_seeds=state.client_seeds,
                 game=None,
+                bots=state.bots,
             )
+        case Table(), SeatTimedOut():
+            return state
         case Table(), _:
             return msgspec.structs.replace(state, game=game.evolve(state.game, event))
     raise BrokenInvariant(f"cannot apply {type(event).__name__} to {type(state).__name__}")
@@ -194,6 +252,17 @@ def fold(game: Game, events: list[Any], state: MatchState | None = None) -> Matc
     if state is None:
         raise BrokenInvariant("a match stream cannot be empty")
     return state
+
+
+def bot_of(state: MatchState, seat: int) -> str | None:
+    """The bot playing a seat, or None for a person."""
+    return state.bots[seat] if seat < len(state.bots) else None
+
+
+def turn_seconds(state: MatchState) -> int | None:
+    """The match's turn clock in seconds, or None when it has none."""
+    seconds = state.created.turn_seconds
+    return None if seconds is msgspec.UNSET else seconds
 
 
 def outcome(game: Game, state: MatchState) -> Any:

@@ -1,0 +1,58 @@
+"""Server-side bots: pure choices among a seat's legal actions, made from what that seat may see.
+
+A bot is a function ``choose(view, actions, stream) -> action``: ``view`` is the game's observer
+output for the bot's seat (a bot knows no more than a person in that seat would), ``actions`` the
+seat's legal actions (never empty) and ``stream`` a seeded stream keyed by the match version and
+the seat, so a bot's choice is reproducible from the match seed. Every game has the ``random`` bot;
+a game package may add its own in a ``bot`` module holding ``BOTS = {name: choose}``.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from domain.core.decider import Game
+from domain.core.rng import Rng, Stream
+
+RANDOM = "random"
+Choose = Callable[[Any, list[Any], Stream], Any]
+
+
+def random_bot(view: Any, actions: list[Any], stream: Stream) -> Any:
+    """Any legal action, each equally likely."""
+    return stream.choice(actions)
+
+
+@functools.cache
+def bots_of(game: Game) -> dict[str, Choose]:
+    """The bots a game can seat: ``random``, then the game package's own, if it has any."""
+    package = sys.modules[type(game).__module__].__package__ or ""
+    try:
+        module = importlib.import_module(f"{package}.bot")
+    except ModuleNotFoundError as missing:
+        if missing.name != f"{package}.bot":
+            raise
+        return {RANDOM: random_bot}
+    return {RANDOM: random_bot, **module.BOTS}
+
+
+def bot_names(game: Game) -> tuple[str, ...]:
+    """The names a host may ask for when seating a bot in this game."""
+    return tuple(bots_of(game))
+
+
+def bot_stream(rng: Rng, version: int, seat: int) -> Stream:
+    """The stream a bot draws from when acting for ``seat`` at match ``version``."""
+    return rng.stream("bot", version, seat)
+
+
+def choose(game: Game, bot: str, state: Any, seat: int, stream: Stream) -> Any | None:
+    """The bot's action for the seat in the game state, or None when the seat has none."""
+    actions = game.legal_actions(state, seat)
+    if not actions:
+        return None
+    return bots_of(game)[bot](game.observe(state, seat), actions, stream)
