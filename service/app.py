@@ -14,8 +14,10 @@ from litestar.openapi.plugins import JsonRenderPlugin, ScalarRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 
 from service.api.common import errors
+from service.api.exports import ExportController
 from service.api.games import GameController
 from service.api.matches import MatchController
+from service.api.replays import ReplayController
 from service.api.schemas import Health
 from service.errors import ServiceError
 from service.logs import AccessLog
@@ -103,7 +105,8 @@ def create_app(database_url: str | None = None) -> Litestar:
             await app.state.pool.close()
 
     return Litestar(
-        route_handlers=[health, GameController, MatchController],
+        route_handlers=[health, GameController, MatchController,
+                        ReplayController, ExportController],
         exception_handlers={
             ServiceError: service_error,
             **{kind: database_down for kind in DATABASE_DOWN},

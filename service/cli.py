@@ -1,4 +1,4 @@
-"""The `hearthlog` command: serve, migrate, openapi."""
+"""The `hearthlog` command: serve, migrate, openapi, export, verify."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import json
 import os
 import signal
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
 
@@ -70,6 +72,184 @@ def openapi_text() -> str:
     return json.dumps(schema, indent=2, sort_keys=True, default=msgspec.to_builtins)
 
 
+class Progress:
+    """A one-line progress bar on stderr, drawn only on a terminal and at most 10 times a second.
+
+    Hand-written rather than tqdm: twenty lines, no dependency, and nothing drawn into logs.
+    """
+
+    def __init__(self, label: str, unit: str, total: int | None = None) -> None:
+        self.label, self.unit, self.total, self.done = label, unit, total, 0
+        self.shown, self.enabled = 0.0, sys.stderr.isatty()
+
+    def advance(self, step: int = 1, *, to: int | None = None) -> None:
+        """Count ``step`` more units (or set the count ``to``), redrawing now and then."""
+        self.done = to if to is not None else self.done + step
+        if self.enabled and time.monotonic() - self.shown >= 0.1:
+            self.draw()
+
+    def draw(self) -> None:
+        """Redraw the line."""
+        self.shown = time.monotonic()
+        if self.total:
+            filled = min(30, 30 * self.done // self.total)
+            bar = f"[{'#' * filled}{'.' * (30 - filled)}] {100 * self.done // self.total:3d}% "
+        else:
+            bar = ""
+        sys.stderr.write(f"\r{self.label} {bar}{self.done:,} {self.unit}")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        """Draw the final count and end the line."""
+        if self.enabled:
+            self.draw()
+            sys.stderr.write("\n")
+
+
+def export(args: argparse.Namespace) -> int:
+    """Write finished matches to --out as NDJSON or CSV, from a server or a database."""
+    progress = Progress("export", "matches")
+    try:
+        with Path(args.out).open("wb") as out:
+            if args.url:
+                export_from_server(args, out, progress)
+            else:
+                asyncio.run(export_from_database(database_url(args), args, out, progress))
+    except ExportFailed as failure:
+        print(f"export failed: {failure}", file=sys.stderr)
+        return 1
+    finally:
+        progress.close()
+    print(f"wrote {progress.done} matches to {args.out}")
+    return 0
+
+
+class ExportFailed(Exception):
+    """The server refused the export or could not be reached."""
+
+
+def export_filters(args: argparse.Namespace) -> dict[str, str]:
+    """The filters given on the command line, as query parameters."""
+    names = ("tournament", "game", "finished_after", "finished_before")
+    return {name: getattr(args, name) for name in names if getattr(args, name) is not None}
+
+
+def export_from_server(args: argparse.Namespace, out: Any, progress: Progress) -> None:
+    """Stream GET /exports/matches into ``out``, a line at a time."""
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    query = urllib.parse.urlencode({**export_filters(args), "format": args.format})
+    try:
+        with urllib.request.urlopen(f"{args.url.rstrip('/')}/exports/matches?{query}") as answer:
+            progress.total = int(answer.headers.get("X-Match-Count") or 0) or None
+            last = None
+            for line in answer:
+                out.write(line)
+                first = line.split(b",", 1)[0] if args.format == "csv" else line
+                if args.format == "ndjson" or (first != last and first != b"match_id"):
+                    progress.advance()
+                last = first
+    except urllib.error.HTTPError as error:
+        raise ExportFailed(f"{error.code}: {error.read().decode(errors='replace')}") from None
+    except urllib.error.URLError as error:
+        raise ExportFailed(f"cannot reach {args.url}: {error.reason}") from None
+
+
+async def export_from_database(
+    url: str, args: argparse.Namespace, out: Any, progress: Progress
+) -> None:
+    """Stream the export straight from Postgres through the same code the server uses."""
+    from datetime import datetime
+
+    from service.exports import chunked, export_lines, utc
+    from service.postgres import create_pool
+    from service.store import ExportFilter, PostgresStore
+
+    try:
+        times = {k: utc(datetime.fromisoformat(v)) for k, v in export_filters(args).items()
+                 if k.startswith("finished")}
+    except ValueError as error:
+        raise ExportFailed(f"a time must be ISO 8601: {error}") from None
+    filters = ExportFilter(tournament=args.tournament, game=args.game, **times)
+    pool = await create_pool(url, min_size=1, max_size=2)
+    try:
+        store = PostgresStore(pool)
+        progress.total = await store.count_finished(filters)
+        async for chunk in chunked(export_lines(store, filters, args.format, progress.advance)):
+            out.write(chunk)
+    finally:
+        await pool.close()
+
+
+def verify(args: argparse.Namespace) -> int:
+    """Verify every match of an export file offline; exit 0 only when all pass."""
+    from projections.verify import verify as verify_match
+
+    path = Path(args.file)
+    if not path.is_file():
+        print(f"no such file: {path}", file=sys.stderr)
+        return 2
+    results = []
+    progress = Progress("verify", "bytes", total=path.stat().st_size)
+    try:
+        for where, document in read_exports(path, progress):
+            report = None if isinstance(document, str) else verify_match(document)
+            print_report(where, report, document)
+            results.append(report is not None and report.ok)
+    finally:
+        progress.close()
+    passed, failed = results.count(True), results.count(False)
+    print(f"{passed} of {len(results)} matches verified" + (f", {failed} failed" if failed else ""))
+    return 0 if results and not failed else 1
+
+
+def read_exports(path: Path, progress: Progress) -> Any:
+    """(where, document or error text) for each match: one per line, or one whole-file document."""
+    import msgspec
+
+    with path.open("rb") as lines:
+        first = lines.readline()
+        try:
+            msgspec.json.decode(first)
+        except msgspec.DecodeError:  # not one document per line: an indented single document
+            yield str(path), decoded(path.read_bytes())
+            return
+        lines.seek(0)
+        for number, line in enumerate(lines, start=1):
+            progress.advance(to=lines.tell())
+            if line.strip():
+                yield f"line {number}", decoded(line)
+
+
+def decoded(text: bytes) -> Any:
+    """An export document, or the reason the text is not one."""
+    from projections.export import decode_export
+
+    try:
+        return decode_export(text)
+    except ValueError as error:
+        return f"not a Hearthlog export: {error}"
+
+
+def print_report(where: str, report: Any, document: Any) -> None:
+    """A short report of one match: one line when it passes, the first problem when it fails."""
+    if report is None:
+        print(f"FAIL  {where}: {document}")
+        return
+    name = f"{report.match_id}  {report.game} rules {report.rules_version}  {report.events} events"
+    if report.ok:
+        print(f"ok    {name}  head {report.head_hash}")
+        return
+    problem = report.problem
+    at = f"event {problem.version}" if problem.version is not None else "header"
+    print(f"FAIL  {name}\n      {at} ({problem.check}): {problem.message}")
+    for label, value in (("expected", problem.expected), ("found", problem.found)):
+        if value is not None:
+            print(f"      {label + ':':9} {value}")
+
+
 def parser() -> argparse.ArgumentParser:
     """The command line."""
     top = argparse.ArgumentParser(prog="hearthlog", description=__doc__)
@@ -90,6 +270,22 @@ def parser() -> argparse.ArgumentParser:
     doc = commands.add_parser("openapi", help="write the OpenAPI document")
     doc.add_argument("--out", default=str(OPENAPI_PATH))
     doc.set_defaults(handler=openapi)
+    out = commands.add_parser("export", help="write finished matches as NDJSON or CSV")
+    out.add_argument("--tournament")
+    out.add_argument("--game")
+    out.add_argument("--finished-after", metavar="ISO", help="at or after (UTC if no zone)")
+    out.add_argument("--finished-before", metavar="ISO", help="before (UTC if no zone)")
+    out.add_argument("--format", choices=("ndjson", "csv"), default="ndjson")
+    out.add_argument("--out", required=True, metavar="FILE")
+    source = out.add_mutually_exclusive_group()
+    source.add_argument("--url", metavar="SERVER", help="a server, e.g. http://127.0.0.1:8000")
+    source.add_argument("--database-url", help="Postgres URL (default: $DATABASE_URL, else "
+                        "an embedded Postgres in --data-dir)")
+    out.add_argument("--data-dir", default=".hearthlog", help="where the embedded Postgres lives")
+    out.set_defaults(handler=export)
+    check = commands.add_parser("verify", help="verify an export offline (exit 0 when all pass)")
+    check.add_argument("file", metavar="FILE", help="one match's JSON export, or NDJSON of many")
+    check.set_defaults(handler=verify)
     return top
 
 

@@ -1,7 +1,8 @@
 """Random finished Wick & Ember matches, recorded exactly as the server records them.
 
-Each match is driven through domain.core.match (lobby, seats with client seeds, start, random
-legal plays, now and then a concession); each command's events get the server's metadata
+Each match is driven through domain.core.match (lobby, seats with client seeds, some of them bots,
+start, random legal plays, now and then a concession or a turn played for a seat out of time,
+some with a turn clock); each command's events get the server's metadata
 (service.matches.new_events) and hash chain, so the export builder sees what the store holds.
 Also used by bench/export_memory.py to fill a database quickly.
 """
@@ -30,6 +31,8 @@ GAME = GAMES["wick-and-ember"]
 NAMES = ("Ash", "Bryn", "Cato", "Dell", "Esme", "Fenn")
 EPOCH = datetime(2025, 1, 1, tzinfo=UTC)
 CONCEDE_CHANCE = 0.004
+TIME_OUT_CHANCE = 0.02
+BOT_CHANCE = 0.1
 MAX_COMMANDS = 5000
 
 OnBatch = Callable[[int, match.MatchState], None]
@@ -71,6 +74,7 @@ def play(index: int, on_batch: OnBatch | None = None, tournament: str | None = N
         tournament=tournament,
         label=f"random {index}",
         seed_commitment=hashlib.sha256(seed).hexdigest(),
+        turn_seconds=chooser.choice([None, None, 30]),
     )
     recorder.add([created], None, None)
     state: match.MatchState = match.evolve(GAME, None, created)
@@ -93,20 +97,28 @@ def _commands(chooser: random.Random, seats: int) -> Any:
         client_seed = (
             f"seat {seat} dice {chooser.randrange(10**6)}" if chooser.random() < 0.6 else None
         )
-        yield None, match.JoinSeat(name=NAMES[seat], client_seed=client_seed)
+        if chooser.random() < BOT_CHANCE:
+            yield None, match.JoinSeat(name="", client_seed=client_seed, bot="random")
+        else:
+            yield None, match.JoinSeat(name=NAMES[seat], client_seed=client_seed)
     yield None, match.StartMatch()
     for _ in range(MAX_COMMANDS):
         yield "play", None
 
 
-def _next_play(chooser: random.Random, state: Any) -> tuple[int, Any]:
-    """Now and then a seat still in concedes; otherwise the seat to act plays at random."""
+def _next_play(chooser: random.Random, state: Any) -> tuple[int | None, Any]:
+    """Now and then a seat still in concedes or runs out of time (the server plays for it);
+    otherwise the seat to act plays at random."""
     table = state.game
     still_in = [seat for seat, lamp in enumerate(table.seats) if not lamp.conceded]
-    if chooser.random() < CONCEDE_CHANCE:
+    chance = chooser.random()
+    if chance < CONCEDE_CHANCE:
         return chooser.choice(still_in), Concede()
     seat = GAME.to_act(table)[0]
-    return seat, chooser.choice(GAME.legal_actions(table, seat))
+    action = chooser.choice(GAME.legal_actions(table, seat))
+    if chance > 1 - TIME_OUT_CHANCE:
+        return None, match.TimeOut(seat=seat, action=msgspec.to_builtins(action))
+    return seat, action
 
 
 class _Recorder:
@@ -159,4 +171,72 @@ def exported(played: Played) -> MatchExport:
         server_seed=played.server_seed,
         summary=played.summary,
         events=played.events,
+    )
+
+
+MATCH_COLUMNS = (
+    "match_id",
+    "game",
+    "rules_version",
+    "status",
+    "seats",
+    "seats_taken",
+    "practice",
+    "tournament",
+    "label",
+    "version",
+    "head_hash",
+    "seed_commitment",
+    "server_seed",
+    "summary",
+    "created_at",
+    "updated_at",
+    "finished_at",
+)
+EVENT_COLUMNS = ("match_id", "version", "type", "data", "metadata", "recorded_at", "hash")
+
+
+async def insert_finished(conn: Any, matches: list[Played]) -> None:
+    """COPY finished matches straight into the matches and events tables (a pool connection of
+    service.postgres.create_pool, whose jsonb codec takes Python values)."""
+    await conn.copy_records_to_table(
+        "matches", columns=MATCH_COLUMNS, records=[_match_record(m) for m in matches]
+    )
+    events = [
+        (
+            uuid.UUID(m.match_id),
+            e.version,
+            e.type,
+            e.data.decode(),
+            e.metadata,
+            e.recorded_at,
+            e.hash,
+        )
+        for m in matches
+        for e in m.events
+    ]
+    await conn.copy_records_to_table("events", columns=EVENT_COLUMNS, records=events)
+
+
+def _match_record(played: Played) -> tuple[Any, ...]:
+    """One row of the matches table for a finished match."""
+    first = msgspec.json.decode(played.events[0].data)
+    return (
+        uuid.UUID(played.match_id),
+        first["game"],
+        first["rules_version"],
+        "finished",
+        first["seats"],
+        first["seats"],
+        False,
+        played.tournament,
+        first.get("label"),
+        len(played.events),
+        played.events[-1].hash,
+        first["seed_commitment"],
+        played.server_seed,
+        played.summary,
+        played.created_at,
+        played.finished_at,
+        played.finished_at,
     )

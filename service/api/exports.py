@@ -1,0 +1,82 @@
+"""Exports: one finished match as a JSON document, or many streamed as NDJSON or CSV."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from litestar import Controller, Request, Response, get
+from litestar.di import NamedDependency, Provide
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import FromPath, FromQuery
+from litestar.response import Stream
+
+from projections.export import MatchExport
+from service.api.common import errors
+from service.exports import ExportService, utc
+from service.store import ExportFilter
+
+Exports = NamedDependency[ExportService]
+MEDIA = {"ndjson": "application/x-ndjson", "csv": "text/csv; charset=utf-8"}
+MANY = ResponseSpec(
+    data_container=MatchExport,
+    media_type=MEDIA["ndjson"],
+    description="format=ndjson: one export document (this schema) per line; format=csv: a "
+    "header line, then one row per seat per match (match_id, game, tournament, seat, name, "
+    "placement, score, finished_at, head_hash). X-Match-Count says how many matches follow.",
+)
+
+
+def provide_exports(request: Request) -> ExportService:
+    """The export use cases over the application's event store."""
+    return ExportService(request.app.state.service.store)
+
+
+class ExportController(Controller):
+    """GET /matches/{id}/export and GET /exports/matches; finished matches only."""
+
+    path = "/"
+    tags = ["exports"]
+    dependencies = {"exports": Provide(provide_exports, sync_to_thread=False)}
+
+    @get(
+        "/matches/{match_id:str}/export",
+        operation_id="exportMatch",
+        summary="A finished match as one verifiable JSON document",
+        responses=errors(404, 409),
+    )
+    async def export_match(
+        self, exports: Exports, match_id: FromPath[str]
+    ) -> Response[MatchExport]:
+        """Header (seeds included) and every event with its hash; see docs/export-format.md."""
+        body = await exports.export(match_id)
+        return Response(content=body, media_type="application/json")
+
+    @get(
+        "/exports/matches",
+        operation_id="exportMatches",
+        summary="Finished matches streamed as NDJSON or CSV",
+        responses={200: MANY, **errors(400)},
+    )
+    async def export_matches(
+        self,
+        exports: Exports,
+        tournament: FromQuery[str | None] = None,
+        game: FromQuery[str | None] = None,
+        finished_after: FromQuery[datetime | None] = None,
+        finished_before: FromQuery[datetime | None] = None,
+        format: FromQuery[Literal["ndjson", "csv"]] = "ndjson",
+    ) -> Stream:
+        """Oldest finish first; finished_after <= finished_at < finished_before (UTC if no zone)."""
+        filters = ExportFilter(
+            tournament=tournament,
+            game=game,
+            finished_after=utc(finished_after),
+            finished_before=utc(finished_before),
+        )
+        count = await exports.count(filters)
+        return Stream(
+            exports.stream(filters, format),
+            media_type=MEDIA[format],
+            headers={"X-Match-Count": str(count)},
+        )

@@ -1,0 +1,220 @@
+"""Replays, exports and verification: use cases over the event store that guard the seed.
+
+Anything showing a seed or a hidden card (the full replay, the export) is served only for a
+finished match. A past view goes through the game's observer; while the match runs a seat may
+see only its own past. Many matches stream from a server-side cursor, a chunk at a time.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+
+from domain.core import match
+from domain.core.decider import Game
+from projections.export import CSV_COLUMNS, MatchExport, build_export, csv_rows, encode_export
+from projections.replay import Replay, full_replay, state_at
+from projections.verify import RULEBOOKS, Report, verify, verify_chain
+from service import auth, views
+from service.api import schemas
+from service.errors import ServiceError, forbidden, not_found, unauthorized
+from service.loading import Loaded
+from service.store import ExportFilter, FinishedMatch, MatchRow, match_uuid
+
+CHUNK = 64 * 1024
+
+
+class ExportService:
+    """Replays, exports and verification reports, over one event store."""
+
+    def __init__(self, store: object) -> None:
+        self.store: Any = store
+
+    async def replay(self, match_id: str) -> Replay:
+        """A finished match event by event, with the whole state after each."""
+        row = await self._finished(match_id, "its replay shows every hand and the deck order")
+        events = await self.store.load(row.match_id)
+        seed = await self.store.server_seed(row.match_id)
+        return full_replay(rules_of(row), row.match_id, seed, events)
+
+    async def past_view(
+        self, match_id: str, version: int, seat: int | None, token: str | None
+    ) -> schemas.MatchView:
+        """The match at a version as a seat (or the spectator) saw it then."""
+        row = await self._row(match_id)
+        game = rules_of(row)
+        _check_range(row, version, seat)
+        if seat is not None and row.status != "finished":
+            await self._own_seat(row.match_id, token, seat)
+        events = await self.store.load(row.match_id, upto=version)
+        return seat_view(row, game, events, seat)
+
+    async def export(self, match_id: str) -> bytes:
+        """The export document of a finished match, as JSON bytes."""
+        row = await self._finished(match_id, "its export carries the server seed")
+        events = await self.store.load(row.match_id)
+        seed = await self.store.server_seed(row.match_id)
+        return encode_export(document(FinishedMatch(row=row, server_seed=seed, events=events)))
+
+    async def verification(self, match_id: str) -> Report:
+        """The verifier's report: every check once finished, the hash chain alone before."""
+        row = await self._row(match_id)
+        events = await self.store.load(row.match_id)
+        if row.status != "finished":
+            return verify_chain(
+                match_id=row.match_id, game=row.game, rules_version=row.rules_version, events=events
+            )
+        seed = await self.store.server_seed(row.match_id)
+        return verify(document(FinishedMatch(row=row, server_seed=seed, events=events)))
+
+    async def count(self, filters: ExportFilter) -> int:
+        """How many finished matches an export with these filters holds."""
+        return int(await self.store.count_finished(filters))
+
+    def stream(self, filters: ExportFilter, format: str) -> AsyncIterator[bytes]:
+        """The export of many finished matches, in chunks: NDJSON documents or CSV rows."""
+        return chunked(export_lines(self.store, filters, format))
+
+    async def _row(self, match_id: str) -> MatchRow:
+        """The match's row; 404 when there is none."""
+        row = await self.store.get_match(match_id) if match_uuid(match_id) else None
+        if row is None:
+            raise not_found(match_id)
+        return row
+
+    async def _finished(self, match_id: str, why: str) -> MatchRow:
+        """The row of a finished match; 409 while it is still in the lobby or in play."""
+        row = await self._row(match_id)
+        if row.status != "finished":
+            raise ServiceError(
+                409,
+                f"match {row.match_id} is not finished (it is {row.status}); "
+                f"{why}, so it is only available once the match is over",
+            )
+        return row
+
+    async def _own_seat(self, match_id: str, token: str | None, seat: int) -> None:
+        """While a match runs, only seat N's own token may see seat N's past."""
+        if token is None:
+            raise unauthorized(
+                f"seat {seat}'s view of a running match needs that seat's token: "
+                "send 'Authorization: Bearer <token>', or ask without ?seat for "
+                "the spectator's view"
+            )
+        caller = await self.store.seat_for_token(match_id, auth.token_hash(token))
+        if caller is None and auth.same_token(token, await self.store.host_token_hash(match_id)):
+            raise forbidden("the host token cannot see a seat's view while the match runs")
+        if caller is None:
+            raise unauthorized("the token is not valid for this match")
+        if caller != seat:
+            raise forbidden(
+                f"seat {caller} may replay only its own view while the match runs, "
+                f"not seat {seat}'s"
+            )
+
+
+def rules_of(row: MatchRow) -> Game:
+    """The rules the match was played under; 409 if this release does not carry them."""
+    game = RULEBOOKS.get((row.game, row.rules_version))
+    if game is None:
+        raise ServiceError(
+            409,
+            f"this match was played under {row.game} rules version "
+            f"{row.rules_version}, which this server does not carry; it will "
+            "not replay it under other rules",
+        )
+    return game
+
+
+def _check_range(row: MatchRow, version: int, seat: int | None) -> None:
+    """404 for a version or a seat the match does not have."""
+    if not 1 <= version <= row.version:
+        raise ServiceError(
+            404,
+            f"match {row.match_id} has versions 1 to {row.version}; there is no version {version}",
+        )
+    if seat is not None and not 0 <= seat < row.seats:
+        raise ServiceError(
+            404, f"match {row.match_id} has seats 0 to {row.seats - 1}; there is no seat {seat}"
+        )
+
+
+def seat_view(row: MatchRow, game: Game, events: list[Any], seat: int | None) -> schemas.MatchView:
+    """The view served after these events; at the instant play began, the table before the deal."""
+    version, state = len(events), state_at(game, events)
+    if isinstance(state, match.Table) and state.game is None:
+        before = Loaded(row=row, game=game, state=state_at(game, events[:-1]), version=version)
+        return msgspec.structs.replace(views.match_view(before, seat), status="playing")
+    return views.match_view(Loaded(row=row, game=game, state=state, version=version), seat)
+
+
+def document(finished: FinishedMatch) -> MatchExport:
+    """The export document of a finished match as the store holds it."""
+    row = finished.row
+    return build_export(
+        match_id=row.match_id,
+        created_at=row.created_at,
+        finished_at=row.finished_at,
+        server_seed=finished.server_seed,
+        summary=row.summary,
+        events=finished.events,
+    )
+
+
+async def export_lines(
+    store: Any, filters: ExportFilter, format: str, on_match: Callable[[], None] | None = None
+) -> AsyncIterator[bytes]:
+    """One NDJSON line per finished match, or a CSV header then one row per seat per match."""
+    if format == "csv":
+        yield _csv([list(CSV_COLUMNS)])
+    async for finished in store.finished_matches(filters, events=format != "csv"):
+        yield (
+            _csv(csv_rows_of(finished.row))
+            if format == "csv"
+            else (encode_export(document(finished)) + b"\n")
+        )
+        if on_match is not None:
+            on_match()
+
+
+def csv_rows_of(row: MatchRow) -> list[list[object]]:
+    """The CSV rows of one finished match."""
+    return csv_rows(
+        match_id=row.match_id,
+        game=row.game,
+        tournament=row.tournament,
+        finished_at=row.finished_at,
+        head_hash=row.head_hash,
+        summary=row.summary,
+    )
+
+
+def _csv(rows: list[list[object]]) -> bytes:
+    """Rows as CSV text (RFC 4180 line endings), UTF-8."""
+    out = io.StringIO()
+    csv.writer(out).writerows(rows)
+    return out.getvalue().encode()
+
+
+async def chunked(parts: AsyncIterator[bytes], size: int = CHUNK) -> AsyncIterator[bytes]:
+    """The parts joined into chunks of about ``size`` bytes, so the socket sees few writes."""
+    buffer = bytearray()
+    async for part in parts:
+        buffer += part
+        if len(buffer) >= size:
+            yield bytes(buffer)
+            buffer.clear()
+    if buffer:
+        yield bytes(buffer)
+
+
+def utc(moment: datetime | None) -> datetime | None:
+    """A filter time as an aware UTC time (a time without a zone is taken as UTC)."""
+    if moment is None:
+        return None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)

@@ -1,0 +1,121 @@
+"""`hearthlog export` straight from a database and `hearthlog verify` offline, on files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from projections.export import encode_export
+from service.postgres import create_pool
+from tests.replay.random_matches import exported, insert_finished, play
+
+HEARTHLOG = [sys.executable, "-m", "service.cli"]
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    """Run a hearthlog command and capture its output."""
+    return subprocess.run([*HEARTHLOG, *args], capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+async def filled(database_url: str) -> str:
+    """A database holding 40 finished matches, 20 of them in the tournament "spring"."""
+    pool = await create_pool(database_url, min_size=1, max_size=1)
+    async with pool.acquire() as conn:
+        await insert_finished(
+            conn, [play(i, tournament="spring" if i % 2 else None) for i in range(40)]
+        )
+    await pool.close()
+    return database_url
+
+
+def test_an_export_from_the_database_verifies_match_by_match(filled, tmp_path):
+    """Given 40 finished matches, when exported with --database-url and verified, then each gets
+    an ok line with its head hash and the command exits 0."""
+    out = tmp_path / "all.ndjson"
+
+    exporting = run("export", "--database-url", filled, "--out", str(out))
+    checked = run("verify", str(out))
+
+    assert exporting.returncode == 0 and "wrote 40 matches" in exporting.stdout
+    assert checked.returncode == 0
+    assert checked.stdout.count("\nok    ") + checked.stdout.startswith("ok    ") == 40
+    assert checked.stdout.strip().endswith("40 of 40 matches verified")
+
+
+def test_filters_and_csv_apply_from_the_command_line(filled, tmp_path):
+    """Given --tournament and --format csv, then only that tournament's seats are written."""
+    out = tmp_path / "spring.csv"
+
+    run(
+        "export",
+        "--database-url",
+        filled,
+        "--tournament",
+        "spring",
+        "--format",
+        "csv",
+        "--out",
+        str(out),
+    )
+
+    rows = out.read_text().splitlines()
+    expected = sum(2 + i % 5 for i in range(40) if i % 2)
+    assert rows[0] == "match_id,game,tournament,seat,name,placement,score,finished_at,head_hash"
+    assert len(rows) == 1 + expected and all(",spring," in row for row in rows[1:])
+
+
+def test_a_tampered_line_fails_naming_the_event_and_the_exit_status_is_1(tmp_path):
+    """Given three matches, one with a card changed, then that match fails naming the event
+    with expected and found, the others pass, and the exit status is 1."""
+    documents = [msgspec.json.decode(encode_export(exported(play(i)))) for i in range(3)]
+    drawn = next(e for e in documents[1]["events"] if e["type"] == "turn_began")
+    drawn["data"]["drew"] = (drawn["data"]["drew"] + 1) % 16
+    path = tmp_path / "three.ndjson"
+    path.write_bytes(b"".join(msgspec.json.encode(d) + b"\n" for d in documents))
+
+    checked = run("verify", str(path))
+
+    assert checked.returncode == 1
+    assert f"event {drawn['version']} (replay)" in checked.stdout
+    assert "expected:" in checked.stdout and "found:" in checked.stdout
+    assert checked.stdout.strip().endswith("2 of 3 matches verified, 1 failed")
+
+
+def test_one_indented_match_document_verifies(tmp_path):
+    """Given a single match's export re-indented by another tool, then it verifies."""
+    path = tmp_path / "one.json"
+    document = msgspec.json.decode(encode_export(exported(play(5))))
+    path.write_text(json.dumps(document, indent=2))
+
+    checked = run("verify", str(path))
+
+    assert checked.returncode == 0, checked.stdout
+    assert "1 of 1 matches verified" in checked.stdout
+
+
+def test_an_unknown_rules_version_is_refused_clearly(tmp_path):
+    """Given a match claiming rules version 9, then verify refuses to re-rule it and exits 1."""
+    document = msgspec.json.decode(encode_export(exported(play(6))))
+    document["header"]["rules_version"] = "9"
+    path = Path(tmp_path / "future.json")
+    path.write_bytes(msgspec.json.encode(document))
+
+    checked = run("verify", str(path))
+
+    assert checked.returncode == 1
+    assert "rules version 9 is unknown to this verifier" in checked.stdout
+
+
+def test_a_file_that_is_not_an_export_fails_and_a_missing_file_exits_2(tmp_path):
+    """Given a line that is not an export, then it fails; given no file, the exit status is 2."""
+    path = tmp_path / "junk.ndjson"
+    path.write_text('{"hello": "world"}\n')
+
+    assert "not a Hearthlog export" in run("verify", str(path)).stdout
+    assert run("verify", str(tmp_path / "missing.ndjson")).returncode == 2
