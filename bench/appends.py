@@ -1,0 +1,194 @@
+"""Benchmark 1: single-event appends with the expected-version check, beside a floor and a peer.
+
+Each of C writers owns one match and appends real Wick & Ember events to it one at a time,
+naming the version it expects (as the service does), for a fixed time. Beside it, on the same
+Postgres in the same run:
+- the floor: a plain asyncpg INSERT of the same row into a table with the same primary key,
+  same pool, same concurrency (no version check, no match row, no notification);
+- the peer: the ``eventsourcing`` library's Postgres recorders (psycopg 3, its own schema),
+  one thread and one pooled connection per writer: the application recorder (what its
+  Application uses: table lock + NOTIFY, like our notification) and the aggregate recorder
+  (a single INSERT).
+Systems are measured in interleaved rounds and the median round is kept. Run:
+
+    PYTHONPATH=. python -m bench.appends [--seconds 4] [--rounds 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import uuid
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import asyncpg
+
+from bench import common
+from service.postgres import create_pool, drop_database
+from service.store import NewEvent, PostgresStore, StoredEvent
+from tests.replay.random_matches import play
+
+CONCURRENCY = (1, 8, 32)
+FLOOR_TABLE = """
+CREATE TABLE IF NOT EXISTS floor_events (
+    match_id uuid NOT NULL, version int NOT NULL, type text NOT NULL, data json NOT NULL,
+    metadata jsonb NOT NULL DEFAULT '{}', recorded_at timestamptz NOT NULL DEFAULT now(),
+    hash bytea NOT NULL, PRIMARY KEY (match_id, version))"""
+FLOOR_INSERT = """INSERT INTO floor_events (match_id, version, type, data, metadata, hash)
+    VALUES ($1, $2, $3, $4, $5, $6)"""
+
+
+def sample() -> tuple[list[StoredEvent], dict[str, Any]]:
+    """Real events of a 6-seat random match (after its lobby), and its last in-play summary."""
+    played = play(4)
+    events = [e for e in played.events if e.type not in ("match_created", "seat_joined")]
+    return events, {"names": [*"ABCDEF"], "bots": [None] * 6, "turn_seconds": None,
+                    "bot_to_act": False, "result": None}
+
+
+class Ours:
+    """PostgresStore.append, one match per writer."""
+
+    def __init__(self, pool: asyncpg.Pool, events: list[StoredEvent], summary: dict) -> None:
+        self.store, self.events, self.summary = PostgresStore(pool), events, summary
+        self.matches: list[tuple[str, int]] = []
+
+    async def prepare(self, writers: int, first: StoredEvent) -> None:
+        """One fresh match per writer."""
+        self.matches = []
+        for _ in range(writers):
+            match_id = str(uuid.uuid4())
+            await self.store.create_match(
+                match_id, game="wick-and-ember", rules_version="1", seats=6, practice=False,
+                tournament=None, label=None, seed_commitment="0" * 64, server_seed=bytes(32),
+                host_token_hash=None, summary=self.summary,
+                first=NewEvent(type=first.type, data=first.data, metadata=first.metadata))
+            self.matches.append((match_id, 1))
+
+    async def append(self, writer: int) -> None:
+        """Append the writer's next event at the version it expects."""
+        match_id, version = self.matches[writer]
+        event = self.events[version % len(self.events)]
+        new = NewEvent(type=event.type, data=event.data, metadata=event.metadata)
+        await self.store.append(match_id, version, [new], status="playing", summary=self.summary)
+        self.matches[writer] = (match_id, version + 1)
+
+
+class Floor:
+    """A plain INSERT of the same row into a table with the same primary key."""
+
+    def __init__(self, pool: asyncpg.Pool, events: list[StoredEvent]) -> None:
+        self.pool, self.events = pool, events
+        self.streams: list[tuple[uuid.UUID, int]] = []
+
+    async def prepare(self, writers: int) -> None:
+        """One fresh stream per writer."""
+        await self.pool.execute(FLOOR_TABLE)
+        self.streams = [(uuid.uuid4(), 0) for _ in range(writers)]
+
+    async def append(self, writer: int) -> None:
+        """Insert the writer's next row."""
+        key, version = self.streams[writer]
+        event = self.events[version % len(self.events)]
+        await self.pool.execute(FLOOR_INSERT, key, version + 1, event.type, event.data.decode(),
+                                event.metadata, event.hash)
+        self.streams[writer] = (key, version + 1)
+
+
+class Peer:
+    """The eventsourcing library's Postgres recorder, through its documented API."""
+
+    def __init__(self, url: str, writers: int, events: list[StoredEvent], kind: str) -> None:
+        from eventsourcing.postgres import (
+            PostgresAggregateRecorder,
+            PostgresApplicationRecorder,
+            PostgresDatastore,
+        )
+
+        parts = urlsplit(url)
+        host = parse_qs(parts.query).get("host", [parts.hostname or "127.0.0.1"])[0]
+        self.datastore = PostgresDatastore(
+            dbname=parts.path.lstrip("/"), host=host, port=parts.port or 5432,
+            user=parts.username or "postgres", password=parts.password or "",
+            pool_size=writers)
+        recorder = (PostgresApplicationRecorder if kind == "application"
+                    else PostgresAggregateRecorder)
+        self.recorder = recorder(self.datastore, events_table_name=f"es_{kind}_events")
+        self.recorder.create_table()
+        self.events = events
+        self.streams = [(uuid.uuid4(), 0) for _ in range(writers)]
+
+    def append(self, writer: int) -> None:
+        """Insert the writer's next event at its next version (the recorder's version check)."""
+        from eventsourcing.persistence import StoredEvent as EsEvent
+
+        key, version = self.streams[writer]
+        event = self.events[version % len(self.events)]
+        self.recorder.insert_events([EsEvent(originator_id=key, originator_version=version + 1,
+                                             topic=event.type, state=event.data)])
+        self.streams[writer] = (key, version + 1)
+
+    def close(self) -> None:
+        """Close the recorder's pool."""
+        self.datastore.close()
+
+
+async def one_round(url: str, writers: int, seconds: float, warmup: float,
+                    events: list[StoredEvent], summary: dict) -> list[common.Measured]:
+    """Every system once at one concurrency."""
+    pool = await create_pool(url, min_size=writers, max_size=writers)
+    try:
+        ours, floor = Ours(pool, events, summary), Floor(pool, events)
+        await ours.prepare(writers, events[0])
+        await floor.prepare(writers)
+        runs = [await common.timed_workers("floor", writers, floor.append, seconds, warmup),
+                await common.timed_workers("hearthlog", writers, ours.append, seconds, warmup)]
+    finally:
+        await pool.close()
+    for kind in ("application", "aggregate"):
+        peer = await asyncio.to_thread(Peer, url, writers, events, kind)
+        try:
+            runs.append(await asyncio.to_thread(
+                common.timed_threads, f"eventsourcing-{kind}", writers, peer.append,
+                seconds, warmup))
+        finally:
+            peer.close()
+    return runs
+
+
+async def run(admin_url: str, seconds: float, rounds: int, warmup: float) -> dict[str, Any]:
+    """Every concurrency, every system, in interleaved rounds; the median round of each."""
+    url = await common.migrated_database(admin_url, "bench_appends")
+    events, summary = sample()
+    results = []
+    try:
+        for writers in CONCURRENCY:
+            runs: dict[str, list[common.Measured]] = {}
+            for _ in range(rounds):
+                for measured in await one_round(url, writers, seconds, warmup, events, summary):
+                    runs.setdefault(measured.name, []).append(measured)
+                    print(f"  appends c={writers} {measured.name}: {measured.rate:.0f}/s "
+                          f"p50 {measured.p50_ms} ms p99 {measured.p99_ms} ms", flush=True)
+            results += [common.median_run(r) for r in runs.values()]
+    finally:
+        await drop_database(admin_url, "bench_appends")
+    return {"benchmark": "appends", "seconds": seconds, "rounds": rounds,
+            "event_bytes": round(sum(len(e.data) for e in events) / len(events)),
+            "results": results}
+
+
+def main() -> None:
+    """Run the benchmark on a throwaway Postgres and save its results."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=4.0)
+    parser.add_argument("--warmup", type=float, default=1.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    with common.postgres() as admin_url:
+        document = asyncio.run(run(admin_url, args.seconds, args.rounds, args.warmup))
+    print(common.save("appends", document))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+"""What every benchmark shares: the machine's description, a throwaway Postgres, timed loops.
+
+Every figure a benchmark reports is a ratio against a baseline measured in the same run on the
+same Postgres, because the machine is small and shared: an absolute rate means little on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import platform
+import shutil
+import statistics
+import tempfile
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import msgspec
+
+from service.migrations import apply_migrations
+from service.postgres import create_database, start_embedded, stop_embedded
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+class Measured(msgspec.Struct, kw_only=True):
+    """One timed run: how many operations, how fast, and their latency percentiles (ms)."""
+
+    name: str
+    concurrency: int
+    operations: int
+    seconds: float
+    rate: float
+    p50_ms: float
+    p99_ms: float
+    errors: int = 0
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The value below which ``share`` of the sorted values fall (nearest rank)."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def summarise(name: str, concurrency: int, latencies: list[float], seconds: float,
+              errors: int = 0) -> Measured:
+    """A Measured from raw latencies (seconds) over a measured window."""
+    return Measured(
+        name=name,
+        concurrency=concurrency,
+        operations=len(latencies),
+        seconds=round(seconds, 3),
+        rate=round(len(latencies) / seconds, 1),
+        p50_ms=round(percentile(latencies, 0.50) * 1000, 2),
+        p99_ms=round(percentile(latencies, 0.99) * 1000, 2),
+        errors=errors,
+    )
+
+
+async def timed_workers(name: str, concurrency: int, op: Callable[[int], Awaitable[Any]],
+                        seconds: float, warmup: float) -> Measured:
+    """Run ``concurrency`` loops of ``op(worker)``; time the operations after the warm-up."""
+    start = time.perf_counter()
+    measure_from, stop_at = start + warmup, start + warmup + seconds
+    latencies: list[float] = []
+
+    async def worker(index: int) -> None:
+        """One loop, bounded by the deadline."""
+        while (began := time.perf_counter()) < stop_at:
+            await op(index)
+            if began >= measure_from:
+                latencies.append(time.perf_counter() - began)
+
+    await asyncio.gather(*(worker(i) for i in range(concurrency)))
+    return summarise(name, concurrency, latencies, time.perf_counter() - measure_from)
+
+
+def timed_threads(name: str, concurrency: int, op: Callable[[int], Any],
+                  seconds: float, warmup: float) -> Measured:
+    """The same as ``timed_workers`` for a blocking ``op``, one thread per loop."""
+    start = time.perf_counter()
+    measure_from, stop_at = start + warmup, start + warmup + seconds
+    latencies: list[float] = []
+
+    def worker(index: int) -> None:
+        """One loop, bounded by the deadline."""
+        while (began := time.perf_counter()) < stop_at:
+            op(index)
+            if began >= measure_from:
+                latencies.append(time.perf_counter() - began)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(concurrency)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return summarise(name, concurrency, latencies, time.perf_counter() - measure_from)
+
+
+def median_run(runs: list[Measured]) -> Measured:
+    """The run with the median rate (rounds are interleaved, so load spikes hit each system)."""
+    ordered = sorted(runs, key=lambda run: run.rate)
+    return ordered[(len(ordered) - 1) // 2]
+
+
+def load_average() -> list[float]:
+    """The 1, 5 and 15 minute load averages."""
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def machine() -> dict[str, Any]:
+    """What the figures were measured on."""
+    model = "unknown"
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return {
+        "cpu": model,
+        "cores": os.cpu_count(),
+        "memory_gib": round(memory, 1),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "load_average_at_start": load_average(),
+    }
+
+
+@contextlib.contextmanager
+def postgres() -> Iterator[str]:
+    """An embedded Postgres (default, durable settings) in a temporary folder, deleted after."""
+    folder = Path(tempfile.mkdtemp(prefix="hearthlog-bench-pg-"))
+    try:
+        yield start_embedded(folder / "pgdata", cleanup_mode="delete")
+    finally:
+        stop_embedded(folder / "pgdata")
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+async def migrated_database(admin_url: str, name: str) -> str:
+    """A new database with Hearthlog's schema; its URL."""
+    url = await create_database(admin_url, name)
+    await apply_migrations(url)
+    return url
+
+
+async def server_version(url: str) -> str:
+    """The Postgres server's version string."""
+    conn = await asyncpg.connect(url)
+    try:
+        return str(await conn.fetchval("SHOW server_version"))
+    finally:
+        await conn.close()
+
+
+def save(name: str, document: dict[str, Any]) -> Path:
+    """Write one benchmark's results to bench/results/<name>.json."""
+    RESULTS.mkdir(exist_ok=True)
+    path = RESULTS / f"{name}.json"
+    path.write_text(json.dumps(msgspec.to_builtins(document), indent=2) + "\n")
+    return path
+
+
+def median(values: list[float]) -> float:
+    """The median, rounded for a table."""
+    return round(statistics.median(values), 3)

@@ -1,0 +1,95 @@
+"""Benchmark 3: finished matches verified per second on one core, for each registered game.
+
+Random finished matches are exported as the server exports them and encoded to JSON bytes, as a
+file would hold them. Timed, in one process and one thread: decoding each document and running
+``projections.verify.verify`` on it (the commitment, every hash, every command re-decided, the
+header and result), which is what `hearthlog verify` does per match. The rate is per second of
+this process's CPU time (the machine is shared; wall-clock time is also given). Beside it, the
+baseline: a plain fold of the same documents' events (decode and evolve, nothing checked). Run:
+
+    PYTHONPATH=. python -m bench.verification [--matches 400] [--rounds 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from bench import common
+from bench.matches import exported, play
+from domain.core import match
+from domain.core.codec import event_decoder
+from domain.games import GAMES
+from projections.export import MatchExport
+from projections.verify import verify
+
+_export = msgspec.json.Decoder(MatchExport)
+
+
+def documents(game_id: str, count: int) -> list[bytes]:
+    """``count`` random finished matches of a game at 2 to 6 seats, as export files."""
+    game = GAMES[game_id]
+    seats = range(game.min_seats, game.max_seats + 1)
+    return [msgspec.json.encode(exported(play(game, i, seats[i % len(seats)])))
+            for i in range(count)]
+
+
+def check(raw: bytes) -> None:
+    """Decode one export file and verify it; it must pass."""
+    report = verify(_export.decode(raw))
+    if not report.ok:
+        raise AssertionError(f"{report.match_id}: {report.problem}")
+
+
+def fold_only(raw: bytes) -> None:
+    """The baseline: decode the document and fold its events, checking nothing."""
+    document = _export.decode(raw)
+    game = GAMES[document.header.game]
+    decoder = event_decoder(game)
+    match.fold(game, [decoder.decode(bytes(event.data)) for event in document.events])
+
+
+def timed(name: str, work: Callable[[bytes], None], docs: list[bytes]) -> dict[str, Any]:
+    """Run ``work`` over every document once; matches per CPU second and per wall second."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    for raw in docs:
+        work(raw)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    return {"name": name, "matches": len(docs), "cpu_seconds": round(cpu, 3),
+            "per_cpu_second": round(len(docs) / cpu, 1),
+            "per_wall_second": round(len(docs) / wall, 1)}
+
+
+def run(count: int, rounds: int) -> dict[str, Any]:
+    """Every registered game: verification and the plain fold, in interleaved rounds."""
+    games = []
+    for game_id in sorted(GAMES):
+        docs = documents(game_id, count)
+        events = sum(len(_export.decode(raw).events) for raw in docs)
+        runs: dict[str, list[dict[str, Any]]] = {"verify": [], "fold": []}
+        for _ in range(rounds):
+            runs["fold"].append(timed("fold", fold_only, docs))
+            runs["verify"].append(timed("verify", check, docs))
+        best = {name: sorted(r, key=lambda x: x["per_cpu_second"])[(rounds - 1) // 2]
+                for name, r in runs.items()}
+        print(f"  verification {game_id}: {best['verify']['per_cpu_second']:.0f} matches per "
+              f"CPU second (fold only: {best['fold']['per_cpu_second']:.0f})", flush=True)
+        games.append({"game": game_id, "matches": count, "events": events, **best})
+    return {"benchmark": "verification", "rounds": rounds, "games": games}
+
+
+def main() -> None:
+    """Run the benchmark and save its results."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=400)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    print(common.save("verification", run(args.matches, args.rounds)))
+
+
+if __name__ == "__main__":
+    main()
