@@ -24,6 +24,7 @@ from service.store import (
     check_write,
     exportable,
     hashes_after,
+    is_due,
     match_uuid,
 )
 
@@ -217,6 +218,12 @@ class MemoryStore:
     async def count_finished(self, filters: ExportFilter) -> int:
         """How many finished matches pass the filters."""
         return sum(exportable(m.row, filters) for m in self._matches.values())
+
+    async def due_matches(self, *, bot_delay: float, limit: int = 100) -> list[str]:
+        """Matches in play where a bot is to act or a turn clock ran out; see ``is_due``."""
+        now = datetime.now(UTC)
+        rows = sorted((m.row for m in self._matches.values()), key=lambda row: row.updated_at)
+        return [row.match_id for row in rows if is_due(row, bot_delay, now)][:limit]
 
 
 def _check_unique(

@@ -4,6 +4,8 @@ A match is one stream of events keyed by (match_id, version). Appends are optimi
 caller names the version it decided on, and the store refuses when another writer got there
 first. Everything one append changes (events, match row, seat token, command record) lands in
 one transaction or not at all. ``service.memory_store.MemoryStore`` keeps the same contract.
+Postgres also announces every committed append on the channel ``hearthlog`` as
+``<match_id>:<version>`` (service.live listens).
 """
 
 from __future__ import annotations
@@ -184,6 +186,8 @@ class EventStore(Protocol):
 
     async def count_finished(self, filters: ExportFilter) -> int: ...
 
+    async def due_matches(self, *, bot_delay: float, limit: int = 100) -> list[str]: ...
+
 
 def match_uuid(match_id: str) -> uuid.UUID | None:
     """The match id as a UUID, or None when it is not one (so no match can have it)."""
@@ -207,6 +211,17 @@ def exportable(row: MatchRow, filters: ExportFilter) -> bool:
 
 
 STATUSES = ("lobby", "playing", "finished")
+CHANNEL = "hearthlog"
+
+
+def is_due(row: MatchRow, bot_delay: float, now: datetime) -> bool:
+    """In play, and a bot to act has waited ``bot_delay`` seconds or the turn clock ran out."""
+    if row.status != "playing":
+        return False
+    idle = (now - row.updated_at).total_seconds()
+    clock = row.summary.get("turn_seconds")
+    bot_waiting = bool(row.summary.get("bot_to_act")) and idle >= bot_delay
+    return bot_waiting or (clock is not None and idle >= clock)
 
 
 def check_write(status: str, events: list[NewEvent]) -> None:
@@ -250,6 +265,17 @@ UPDATE matches SET version = $2, head_hash = $3, status = $4, summary = $5,
     finished_at = CASE WHEN $7 THEN coalesce(finished_at, now()) ELSE finished_at END
 WHERE match_id = $1
 RETURNING updated_at
+"""
+
+# Sent inside the append's transaction, so only committed events are announced.
+_NOTIFY = f"SELECT pg_notify('{CHANNEL}', $1)"
+
+_DUE = """
+SELECT match_id FROM matches
+WHERE status = 'playing' AND (
+    ((summary->>'bot_to_act')::boolean AND updated_at <= now() - make_interval(secs => $1))
+    OR updated_at + make_interval(secs => (summary->>'turn_seconds')::int) <= now())
+ORDER BY updated_at LIMIT $2
 """
 
 _INSERT_COMMAND = """
@@ -331,6 +357,7 @@ class PostgresStore:
             await conn.execute(
                 _INSERT_EVENT, key, 1, first.type, first.data.decode(), first.metadata, head
             )
+            await conn.execute(_NOTIFY, f"{key}:1")
         return _stored(str(key), 1, first, created_at, head)
 
     async def append(
@@ -375,6 +402,8 @@ class PostgresStore:
                 await _insert_seat_token(conn, key, seat_token)
             if command is not None:
                 await _insert_command(conn, key, command)
+            if rows:
+                await conn.execute(_NOTIFY, f"{key}:{version}")
         return [_stored(str(key), r[1], e, now, r[5]) for r, e in zip(rows, events, strict=True)]
 
     async def load(
@@ -461,6 +490,11 @@ class PostgresStore:
     async def server_seed(self, match_id: str) -> bytes | None:
         """The secret server seed (publish it only once the match is finished), or None."""
         return await self._value("SELECT server_seed FROM matches WHERE match_id = $1", match_id)
+
+    async def due_matches(self, *, bot_delay: float, limit: int = 100) -> list[str]:
+        """Matches in play where a bot is to act or a turn clock ran out; see ``is_due``."""
+        rows = await self.pool.fetch(_DUE, bot_delay, limit)
+        return [str(row["match_id"]) for row in rows]
 
     async def finished_matches(
         self, filters: ExportFilter, *, events: bool = True
