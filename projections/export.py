@@ -20,6 +20,7 @@ from domain.core.match import MatchCreated
 FORMAT = "hearthlog-match-export"
 FORMAT_VERSION = 1
 Hex = Annotated[str, Meta(pattern="^[0-9a-f]*$", description="lowercase hex")]
+Time = Annotated[datetime, Meta(extra_json_schema={"format": "date-time"})]
 
 
 class Player(msgspec.Struct, frozen=True, kw_only=True):
@@ -51,8 +52,8 @@ class Header(msgspec.Struct, frozen=True, kw_only=True):
     practice: bool
     tournament: str | None
     label: str | None
-    created_at: datetime
-    finished_at: datetime | None
+    created_at: Time
+    finished_at: Time | None
     result: Result | None
     seed_commitment: Hex
     server_seed: Hex
@@ -76,7 +77,7 @@ class Event(msgspec.Struct, frozen=True, kw_only=True):
     type: str
     data: Annotated[msgspec.Raw, Meta(description="the canonical event object, byte for byte")]
     metadata: Metadata
-    recorded_at: datetime
+    recorded_at: Time
     hash: Hex
 
 
