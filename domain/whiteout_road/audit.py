@@ -17,6 +17,20 @@ def card_locations(state: Table) -> dict[str, list[str]]:
     return places
 
 
+def all_cards(state: Table) -> list[str]:
+    """Every card lying anywhere on the table, once per place it lies in (a quick check)."""
+    board = state.board
+    assert board is not None
+    found = [*board.fate, *board.fate_discard, *(play.card for play in board.revealed)]
+    found += board.lost
+    for cart in board.wagons:
+        found += [s.card for s in cart.stores] + [s.card for s in cart.pushes]
+        found += [s.card for s in cart.flung]
+    for t in state.seats:
+        found += [*t.hand, *t.watch, *t.set_aside] + ([] if t.pending is None else [t.pending.card])
+    return found
+
+
 def _places(state: Table) -> list[tuple[str, tuple[str, ...]]]:
     """Each place on the table with the cards in it."""
     board = state.board

@@ -236,3 +236,14 @@ def test_r6_given_no_card_flung_in_the_gambit_then_the_road_counts_as_buried():
     assert first_night_end(table) == NightEnded(night=1, ending="gambit", through=None)
     assert "Nothing was flung in the Gambit: the road counts as buried." in table.lines()
     assert [line.total for line in table.last(GratitudePaid).lines] == [8, 8]
+
+
+def test_r7_h10_the_last_watch_floods_by_three_plus_the_players_the_table_opened_with():
+    """R7, H10: three players opened the table; one conceded; the flood is still 3 + 3."""
+    fate = ["7C", "8C", "9C", "10C", "JC", "QC", "KC", "2D"]
+    table = Table((stacked([[], [], []], fate=fate),), players=3, burial_mark=60)
+    table.concede(2)
+    for _ in range(8):
+        table.beat("-", "-")
+    assert table.of(SnowRose)[0] == SnowRose(by=6, snow=6)
+    assert "The snow rises 6, to 6." in table.lines()
