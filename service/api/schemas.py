@@ -10,7 +10,6 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
-from domain.core.bots import bot_names
 from domain.games import GAMES
 from projections.log import LogLine
 
@@ -18,10 +17,6 @@ from projections.log import LogLine
 Board = functools.reduce(operator.or_, [game.View for game in GAMES.values()])
 Name = Annotated[str, Meta(min_length=1, max_length=32, description="A player's name")]
 Text = Annotated[str, Meta(max_length=100)]
-# The server-side bots a seat can be given (each game has "random"; some have better ones).
-BotName = Literal[  # type: ignore[valid-type]
-    tuple(sorted({bot for game in GAMES.values() for bot in bot_names(game)}))
-]
 
 
 class Body(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -54,11 +49,6 @@ class CreateMatch(Body):
     tournament: Text | None = None
     label: Text | None = None
     practice: bool = False
-    turn_seconds: Annotated[
-        int,
-        Meta(ge=1, le=86400, description="A turn clock: a seat that does not act in time is "
-             "played for by the server (the random bot's choice), logged as timed out"),
-    ] | None = None
 
 
 class ResultInfo(msgspec.Struct, kw_only=True):
@@ -70,11 +60,10 @@ class ResultInfo(msgspec.Struct, kw_only=True):
 
 
 class PlayerInfo(msgspec.Struct, kw_only=True):
-    """A taken seat; ``bot`` names the server-side bot playing it (None: a person)."""
+    """A taken seat."""
 
     seat: int
     name: str
-    bot: str | None = None
 
 
 class MatchSummary(msgspec.Struct, kw_only=True):
@@ -114,22 +103,17 @@ class MatchPage(msgspec.Struct, kw_only=True):
 
 
 class JoinSeat(Body):
-    """Take the next free seat, or give it to a server-side bot (named "Bot N" unless named)."""
+    """Take the next free seat."""
 
-    name: Name | None = None
+    name: Name
     client_seed: Annotated[str, Meta(min_length=1, max_length=128)] | None = None
-    bot: Annotated[BotName, Meta(examples=["random"])] | None = None  # type: ignore[valid-type]
 
 
 class SeatAnswer(msgspec.Struct, kw_only=True):
-    """The seat taken and its token (shown once; send it as `Authorization: Bearer`).
-
-    A bot's seat has no token: nobody but the server acts for it or sees its hand.
-    """
+    """The seat taken and its token (shown once; send it as `Authorization: Bearer`)."""
 
     seat: int
-    token: str | None
-    bot: str | None = None
+    token: str
 
 
 class SendCommand(Body):
@@ -154,11 +138,6 @@ class MatchView(msgspec.Struct, kw_only=True):
     seat: int | None
     players: list[PlayerInfo]
     board: Board | None  # type: ignore[valid-type]
-    to_act: list[int] = []
-    deadline: Annotated[
-        datetime | None,
-        Meta(description="With a turn clock: when the seats in to_act are played for"),
-    ] = None
 
 
 class CommandAnswer(msgspec.Struct, kw_only=True):
@@ -195,12 +174,3 @@ class ErrorBody(msgspec.Struct, kw_only=True):
     status_code: int
     detail: str
     extra: dict[str, Any] | list[Any] | None = None
-
-
-class StreamUpdate(msgspec.Struct, kw_only=True):
-    """A stream message: versions first..version (its SSE id), your log lines, your view after."""
-
-    first: int
-    version: int
-    log: list[LogLine]
-    view: MatchView
