@@ -55,6 +55,18 @@ def database_down(_: Request, error: Exception) -> Response:
                                          retry_after=1))
 
 
+def unreadable(_: Request, error: Exception) -> Response:
+    """JSON nested too deeply to read, or a value Postgres cannot take (a NUL, a huge number)."""
+    if isinstance(error, RecursionError):
+        return service_error(_, ServiceError(400, "the JSON is nested too deeply"))
+    return service_error(_, ServiceError(400, f"a value in the request cannot be used: {error}"))
+
+
+def too_large(_: Request, __: Exception) -> Response:
+    """413, naming the limit."""
+    return service_error(_, ServiceError(413, f"the body is larger than {MAX_BODY // 1024} KiB"))
+
+
 @get("/health", operation_id="health", summary="Liveness and database check",
      responses=errors(503), tags=["service"])
 async def health(request: Request) -> Health:
@@ -110,6 +122,9 @@ def create_app(database_url: str | None = None) -> Litestar:
         exception_handlers={
             ServiceError: service_error,
             **{kind: database_down for kind in DATABASE_DOWN},
+            RecursionError: unreadable,
+            asyncpg.DataError: unreadable,
+            413: too_large,
         },
         middleware=[AccessLog()],
         openapi_config=openapi_config(),

@@ -42,7 +42,7 @@ class MatchController(Controller):
         status: FromQuery[Status | None] = None,
         tournament: FromQuery[str | None] = None,
         limit: Annotated[int, QueryParameter(ge=1, le=200)] = 50,
-        offset: Annotated[int, QueryParameter(ge=0)] = 0,
+        offset: Annotated[int, QueryParameter(ge=0, le=1_000_000_000)] = 0,
     ) -> schemas.MatchPage:
         """A page of matches, filtered by game, status and tournament."""
         return await service.list(

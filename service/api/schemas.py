@@ -15,8 +15,12 @@ from projections.log import LogLine
 
 # What a seat sees of the table: the View of the match's game (one per game in the catalogue).
 Board = functools.reduce(operator.or_, [game.View for game in GAMES.values()])
-Name = Annotated[str, Meta(min_length=1, max_length=32, description="A player's name")]
-Text = Annotated[str, Meta(max_length=100)]
+# Text is stored in Postgres, which cannot hold a NUL character: refused here with a 400.
+NO_NUL = r"^[^\x00]*$"
+Name = Annotated[
+    str, Meta(min_length=1, max_length=32, pattern=NO_NUL, description="A player's name")
+]
+Text = Annotated[str, Meta(max_length=100, pattern=NO_NUL)]
 
 
 class Body(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -106,7 +110,7 @@ class JoinSeat(Body):
     """Take the next free seat."""
 
     name: Name
-    client_seed: Annotated[str, Meta(min_length=1, max_length=128)] | None = None
+    client_seed: Annotated[str, Meta(min_length=1, max_length=128, pattern=NO_NUL)] | None = None
 
 
 class SeatAnswer(msgspec.Struct, kw_only=True):
@@ -123,7 +127,7 @@ class SendCommand(Body):
         dict[str, Any],
         Meta(examples=[{"type": "play", "card": "lamp_warden", "target": 1, "guess": "gale"}]),
     ]
-    command_id: Annotated[str, Meta(min_length=1, max_length=64)] | None = None
+    command_id: Annotated[str, Meta(min_length=1, max_length=64, pattern=NO_NUL)] | None = None
     expected_version: Annotated[int, Meta(ge=0)] | None = None
 
 

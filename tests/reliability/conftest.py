@@ -1,0 +1,79 @@
+"""Reliability fixtures: real servers on loopback over a real Postgres, and the run's figures.
+
+Each test that measures something records its figures (load held, faults injected, inputs tried,
+what was lost); they are printed at the end of the run and written to
+build/reliability-figures.json, from which docs/reliability.md quotes the last run.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service.postgres import create_database, drop_database
+from tests.reliability.servers import Server, launch, stop
+
+FIGURES: dict[str, dict[str, Any]] = {}
+FIGURES_FILE = Path(__file__).resolve().parents[2] / "build" / "reliability-figures.json"
+
+
+@pytest.fixture
+def figures(request: pytest.FixtureRequest) -> dict[str, Any]:
+    """A dict of this test's figures, reported at the end of the run."""
+    return FIGURES.setdefault(request.node.name, {})
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Print the figures and keep them for docs/reliability.md."""
+    if not FIGURES:
+        return
+    terminalreporter.section("reliability figures")
+    for name, numbers in FIGURES.items():
+        terminalreporter.write_line(f"{name}: {json.dumps(numbers, sort_keys=True)}")
+    FIGURES_FILE.parent.mkdir(exist_ok=True)
+    FIGURES_FILE.write_text(json.dumps(FIGURES, indent=2, sort_keys=True) + "\n")
+
+
+async def fresh_database(server_url: str, template: str, prefix: str) -> tuple[str, str]:
+    """A new migrated database: (name, URL)."""
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    return name, await create_database(server_url, name, template=template)
+
+
+@pytest.fixture(scope="module")
+async def server_database(postgres_server_url: str, template_database: str) -> AsyncIterator[str]:
+    """A migrated database shared by one test module's servers."""
+    name, url = await fresh_database(postgres_server_url, template_database, "rel")
+    yield url
+    await drop_database(postgres_server_url, name)
+
+
+@pytest.fixture(scope="module")
+def server(server_database: str) -> Iterator[Server]:
+    """A real `hearthlog serve` process for one test module."""
+    running = launch(server_database)
+    yield running
+    stop(running)
+    running.output.unlink(missing_ok=True)
+
+
+@pytest.fixture(scope="module")
+def second_server(server_database: str) -> Iterator[Server]:
+    """A second server process on the same database as ``server``."""
+    running = launch(server_database)
+    yield running
+    stop(running)
+    running.output.unlink(missing_ok=True)
+
+
+@pytest.fixture
+async def database(postgres_server_url: str, template_database: str) -> AsyncIterator[str]:
+    """A migrated database of this test's own (for tests that start their own servers)."""
+    name, url = await fresh_database(postgres_server_url, template_database, "rel")
+    yield url
+    await drop_database(postgres_server_url, name)

@@ -1,0 +1,86 @@
+"""Real `hearthlog serve` processes on loopback: start, kill -9, restart on the same port."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+STARTUP_SECONDS = 90
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server(str):
+    """A running server's base URL, with its process, port, database and output file."""
+
+    process: subprocess.Popen
+    output: Path
+    port: int
+    database_url: str
+
+
+def launch(database_url: str, port: int | None = None, output: Path | None = None) -> Server:
+    """Start a server (on ``port`` if given) and wait until /health answers 200."""
+    port = port or free_port()
+    output = output or Path(tempfile.mkstemp(prefix="hearthlog-reliability-", suffix=".log")[1])
+    with output.open("a") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1",
+             "--port", str(port), "--database-url", database_url],
+            env={**os.environ, "PYTHONUNBUFFERED": "1"}, stdout=sink, stderr=subprocess.STDOUT,
+        )
+    server = Server(f"http://127.0.0.1:{port}")
+    server.process, server.output, server.port = process, output, port
+    server.database_url = database_url
+    wait_healthy(server)
+    return server
+
+
+def wait_healthy(server: Server, seconds: float = STARTUP_SECONDS) -> None:
+    """Wait until the server's /health answers 200; fail if it exits or takes too long."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise RuntimeError(f"the server exited: {server.output.read_text()[-3000:]}")
+        try:
+            if httpx.get(f"{server}/health", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"the server did not answer /health within {seconds} s")
+
+
+def kill(server: Server) -> None:
+    """kill -9: no shutdown, no flushing, no goodbye."""
+    server.process.send_signal(signal.SIGKILL)
+    server.process.wait(timeout=30)
+
+
+def relaunch(server: Server) -> Server:
+    """Start the server again on the same port, database and output file."""
+    return launch(server.database_url, port=server.port, output=server.output)
+
+
+def stop(server: Server) -> None:
+    """Stop a server, killing it if it does not stop in time."""
+    if server.process.poll() is not None:
+        return
+    server.process.terminate()
+    try:
+        server.process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        kill(server)

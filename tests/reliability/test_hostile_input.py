@@ -1,0 +1,173 @@
+"""Hostile input gets a 4xx with a JSON message naming the problem, and changes nothing.
+
+Oversized bodies (over the documented 64 KiB) get 413; deeply nested or huge JSON, bodies that
+are not JSON whatever their content type, unknown fields, negative or huge seat numbers, unknown
+cards, text Postgres cannot store and odd ids get 400, 404 or 422.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+
+from tests.reliability.logcheck import log_problems
+from tests.reliability.tables import Table, open_table
+
+LIMIT = 64 * 1024
+JSON = {"content-type": "application/json"}
+
+
+async def streamed(body: bytes) -> AsyncIterator[bytes]:
+    """A body sent in chunks, with no Content-Length."""
+    for start in range(0, len(body), 16 * 1024):
+        yield body[start:start + 16 * 1024]
+
+
+def nested(depth: int) -> bytes:
+    """A JSON object nested ``depth`` levels deep."""
+    return b'{"a":' * depth + b"1" + b"}" * depth
+
+
+@pytest.fixture(scope="module")
+async def table(server) -> Table:
+    """A started two-seat match."""
+    return await open_table([server], 2, random.Random(5))
+
+
+async def to_act(table: Table) -> tuple[httpx.AsyncClient, int]:
+    """The client of the seat to act, and the match version."""
+    view = (await table.spectator().get(f"/matches/{table.match_id}/view")).json()
+    return table.seat_client(view["board"]["turn"]), view["version"]
+
+
+def refused(answer: httpx.Response, *statuses: int) -> None:
+    """The answer is one of ``statuses`` with a JSON body naming the problem."""
+    assert answer.status_code in statuses, answer.text[:300]
+    body = answer.json()
+    assert body["status_code"] == answer.status_code and body["detail"].strip()
+
+
+OVERSIZED = [
+    ("/matches", b'{"game": "wick-and-ember", "seats": 2, "label": "' + b"x" * LIMIT + b'"}'),
+    ("/seats", b'{"name": "' + b"x" * LIMIT + b'"}'),
+    ("/commands", b'{"command": {"type": "play", "pad": "' + b"x" * LIMIT + b'"}}'),
+]
+
+
+@pytest.mark.parametrize("chunked", [False, True], ids=["content-length", "chunked"])
+@pytest.mark.parametrize("route,body", OVERSIZED, ids=["create", "join", "command"])
+async def test_a_body_over_64_kib_gets_413_with_a_json_message(server, table, route, body, chunked):
+    """Given any body route, when the body is over 64 KiB (declared or streamed), then 413."""
+    player, version = await to_act(table)
+    url = route if route == "/matches" else f"/matches/{table.match_id}{route}"
+    content = streamed(body) if chunked else body
+    refused(await player.post(url, content=content, headers=JSON), 413)
+    assert (await to_act(table))[1] == version
+
+
+BAD_COMMANDS = [
+    ("nested command", b'{"command": ' + nested(10000) + b"}", 400),
+    ("nested deep but legal depth", b'{"command": ' + nested(200) + b"}", 422),
+    ("huge command", b'{"command": {"type": "play", "card": ["x", ' + b'"y", ' * 9000 + b'"z"]}}',
+     422),
+    ("not json", b"card=gale&target=1", 400),
+    ("not utf-8", b'{"command": {"type": "play", "card": "\xff\xfe"}}', 400),
+    ("empty", b"", 400),
+    ("a list", b"[1, 2, 3]", 400),
+    ("unknown field", b'{"command": {"type": "play", "card": "gale"}, "seat": 1}', 400),
+    ("negative seat", b'{"command": {"type": "play", "card": "gale", "target": -1}}', 422),
+    ("huge seat", b'{"command": {"type": "play", "card": "gale", "target": 1' + b"0" * 40 + b"}}",
+     422),
+    ("int64 seat", b'{"command": {"type": "play", "card": "gale", "target": 9223372036854775808}}',
+     422),
+    ("float seat", b'{"command": {"type": "play", "card": "gale", "target": 1.5}}', 422),
+    ("unknown card", b'{"command": {"type": "play", "card": "joker", "target": 1}}', 422),
+    ("card as object", b'{"command": {"type": "play", "card": {"$ne": 1}}}', 422),
+    ("unknown guess", b'{"command": {"type": "play", "card": "lamp_warden", "target": 1, '
+                      b'"guess": "\\u0000"}}', 422),
+    ("NUL in command id", b'{"command": {"type": "concede"}, "command_id": "a\\u0000b"}', 400),
+    ("huge expected version", b'{"command": {"type": "concede"}, "expected_version": 1'
+                              + b"0" * 30 + b"}", 409),
+    ("negative expected version", b'{"command": {"type": "concede"}, "expected_version": -1}',
+     400),
+]
+
+
+@pytest.mark.parametrize("body,status", [c[1:] for c in BAD_COMMANDS],
+                         ids=[c[0] for c in BAD_COMMANDS])
+async def test_a_hostile_command_gets_4xx_with_a_message_and_changes_nothing(
+    server, table, body, status
+):
+    """Given the seat to act, when it sends a hostile command, then 4xx and the same version."""
+    player, version = await to_act(table)
+    answer = await player.post(f"/matches/{table.match_id}/commands", content=body, headers=JSON)
+    refused(answer, status)
+    assert (await to_act(table))[1] == version
+
+
+WRONG_TYPES = [
+    ("text/plain", b"seats: 2"),
+    ("application/x-www-form-urlencoded", b"game=wick-and-ember&seats=2"),
+    ("multipart/form-data; boundary=x", b'--x\r\nContent-Disposition: form-data; name="game"'
+                                        b"\r\n\r\nwick-and-ember\r\n--x--\r\n"),
+    ("application/xml", b"<match><game>wick-and-ember</game></match>"),
+]
+
+
+@pytest.mark.parametrize("content_type,body", WRONG_TYPES, ids=[t[0][:20] for t in WRONG_TYPES])
+async def test_a_body_that_is_not_json_gets_400_whatever_its_content_type(
+    server, content_type, body
+):
+    """Given a create request in another format, then 400 naming the JSON problem."""
+    async with httpx.AsyncClient(base_url=server) as client:
+        answer = await client.post("/matches", content=body, headers={"content-type": content_type})
+    refused(answer, 400)
+
+
+BAD_CREATES = [
+    ({"game": "wick-and-ember", "seats": -1}, 400),
+    ({"game": "wick-and-ember", "seats": 10**30}, 400),
+    ({"game": "wick-and-ember", "seats": 2, "surprise": True}, 400),
+    ({"game": "wick-and-ember", "seats": 2, "options": {"deck": "tarot"}}, 422),
+    ({"game": "wick-and-ember", "seats": 2, "options": {f"k{n}": n for n in range(4000)}}, 422),
+    ({"game": "wick-and-ember", "seats": 2, "label": "a\x00b"}, 400),
+    ({"game": "wick-and-ember", "seats": 2, "tournament": "\x00"}, 400),
+    ({"game": "\x00", "seats": 2}, 422),
+    ({"game": "wick-and-ember", "seats": 2, "options": {"ember_target": 10**40}}, 422),
+]
+
+
+@pytest.mark.parametrize("body,status", BAD_CREATES, ids=[str(n) for n in range(len(BAD_CREATES))])
+async def test_a_hostile_match_request_gets_4xx_with_a_message(server, body, status):
+    """Given a bad create request, then 400 or 422 naming the problem."""
+    async with httpx.AsyncClient(base_url=server) as client:
+        refused(await client.post("/matches", json=body), status)
+
+
+async def test_hostile_seats_paths_and_queries_get_4xx_with_a_message(server, table):
+    """Given NUL names and seeds, odd ids and huge query numbers, then 4xx, never 5xx."""
+    async with httpx.AsyncClient(base_url=server) as client:
+        fresh = (await client.post("/matches", json={"game": "wick-and-ember", "seats": 2})).json()
+        seats = f"/matches/{fresh['match_id']}/seats"
+        refused(await client.post(seats, json={"name": "a\x00"}), 400)
+        refused(await client.post(seats, json={"name": "Ash", "client_seed": "\x00"}), 400)
+        refused(await client.post(seats, json={"name": ""}), 400)
+        for path in ["/matches/%00/view", "/matches/" + "9" * 3000, "/matches/-1/log",
+                     "/matches/00000000-0000-0000-0000-000000000000/legal-actions", "/games/%FF"]:
+            refused(await client.get(path), 404, 401)
+        for query in [{"offset": 10**20}, {"offset": -1}, {"limit": 10**20}, {"limit": 0},
+                      {"status": "lost"}, {"tournament": "\x00"}, {"game": "\x00"}]:
+            refused(await client.get("/matches", params=query), 400)
+        log = f"/matches/{table.match_id}/log"
+        refused(await client.get(log, params={"after": -1}), 400)
+        assert (await client.get(log, params={"after": 10**30})).status_code == 200
+        refused(await client.get(f"/matches/{table.match_id}/view",
+                                 headers={"authorization": "Bearer " + "x" * 8000}), 401)
+
+
+async def test_no_hostile_input_leaves_a_secret_or_a_card_in_the_server_log(server, table):
+    """Given the hostile requests above, then the server's output holds no token and no card."""
+    assert log_problems(server.output, table.tokens) == []
