@@ -144,6 +144,7 @@ async def one_round(url: str, writers: int, seconds: float, warmup: float,
         await floor.prepare(writers)
         runs = [await common.timed_workers("floor", writers, floor.append, seconds, warmup),
                 await common.timed_workers("hearthlog", writers, ours.append, seconds, warmup)]
+        await ours.store.announcer.drain()
     finally:
         await pool.close()
     for kind in ("application", "aggregate"):

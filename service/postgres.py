@@ -64,12 +64,22 @@ async def create_pool(url: str, **kw: Any) -> asyncpg.Pool:
         "command_timeout": 30,
         "timeout": 5,  # connecting: a database that does not answer is a 503, not a hang
         "init": init_connection,
+        "reset": keep_session,
         "server_settings": {"application_name": "hearthlog"},
     }
     options.update(kw)
     pool = await asyncpg.create_pool(url, **options)
     assert pool is not None
     return pool
+
+
+async def keep_session(conn: asyncpg.Connection) -> None:
+    """Return a connection to the pool without asyncpg's reset query (a round trip each time).
+
+    asyncpg still rolls back an open transaction on release; the reset query would also undo
+    LISTEN, SET, advisory locks and open cursors, none of which a pooled connection here uses:
+    the listener and migrations have connections of their own, and cursors live in transactions.
+    """
 
 
 async def init_connection(conn: asyncpg.Connection) -> None:

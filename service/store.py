@@ -5,7 +5,8 @@ caller names the version it decided on, and the store refuses when another write
 first. Everything one append changes (events, match row, seat token, command record) lands in
 one transaction or not at all. ``service.memory_store.MemoryStore`` keeps the same contract.
 Postgres also announces every committed append on the channel ``hearthlog`` as
-``<match_id>:<version>`` (service.live listens).
+``<match_id>:<version>`` (service.live listens), just after its commit: service.pg_append
+writes an append in one statement and says why the announcement waits for the commit.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import asyncpg
 import msgspec
 
 from domain.core.chain import GENESIS, link
+from service import pg_append
 
 
 class NewEvent(msgspec.Struct, frozen=True, kw_only=True):
@@ -259,17 +261,6 @@ _INSERT_EVENT = """
 INSERT INTO events (match_id, version, type, data, metadata, hash) VALUES ($1, $2, $3, $4, $5, $6)
 """
 
-_UPDATE_HEAD = """
-UPDATE matches SET version = $2, head_hash = $3, status = $4, summary = $5,
-    seats_taken = coalesce($6, seats_taken), updated_at = now(),
-    finished_at = CASE WHEN $7 THEN coalesce(finished_at, now()) ELSE finished_at END
-WHERE match_id = $1
-RETURNING updated_at
-"""
-
-# Sent inside the append's transaction, so only committed events are announced.
-_NOTIFY = f"SELECT pg_notify('{CHANNEL}', $1)"
-
 _DUE = """
 SELECT match_id FROM matches
 WHERE status = 'playing' AND (
@@ -277,14 +268,6 @@ WHERE status = 'playing' AND (
     OR updated_at + make_interval(secs => (summary->>'turn_seconds')::int) <= now())
 ORDER BY updated_at LIMIT $2
 """
-
-_INSERT_COMMAND = """
-INSERT INTO commands (match_id, command_id, seat, response, status_code, version)
-VALUES ($1, $2, $3, $4, $5, $6)
-ON CONFLICT (match_id, command_id) DO NOTHING
-RETURNING command_id
-"""
-
 
 _FINISHED_WHERE = """status = 'finished'
     AND ($1::text IS NULL OR tournament = $1) AND ($2::text IS NULL OR game = $2)
@@ -314,6 +297,8 @@ class PostgresStore:
 
     def __init__(self, pool: asyncpg.Pool) -> None:
         self.pool = pool
+        self.heads = pg_append.Heads()
+        self.announcer = pg_append.Announcer(pool, CHANNEL)
 
     async def create_match(
         self,
@@ -357,7 +342,8 @@ class PostgresStore:
             await conn.execute(
                 _INSERT_EVENT, key, 1, first.type, first.data.decode(), first.metadata, head
             )
-            await conn.execute(_NOTIFY, f"{key}:1")
+        self.heads.put(key, 1, head)
+        self.announcer.announce(f"{key}:1")
         return _stored(str(key), 1, first, created_at, head)
 
     async def append(
@@ -378,33 +364,34 @@ class PostgresStore:
         if key is None:
             raise UnknownMatch(match_id)
         check_write(status, events)
-        async with self.pool.acquire() as conn, conn.transaction():
-            head = await _lock_head(conn, key, expected_version)
-            hashes = hashes_after(head, events)
-            version = expected_version + len(events)
-            rows = [
-                (key, expected_version + n, e.type, e.data.decode(), e.metadata, h)
-                for n, (e, h) in enumerate(zip(events, hashes, strict=True), start=1)
-            ]
-            if rows:
-                await conn.executemany(_INSERT_EVENT, rows)
-            now = await conn.fetchval(
-                _UPDATE_HEAD,
-                key,
-                version,
-                hashes[-1] if hashes else head,
-                status,
-                summary,
-                seats_taken,
-                finished,
-            )
-            if seat_token is not None:
-                await _insert_seat_token(conn, key, seat_token)
-            if command is not None:
-                await _insert_command(conn, key, command)
-            if rows:
-                await conn.execute(_NOTIFY, f"{key}:{version}")
-        return [_stored(str(key), r[1], e, now, r[5]) for r, e in zip(rows, events, strict=True)]
+        write = {"status": status, "summary": summary, "seats_taken": seats_taken,
+                 "finished": finished, "seat_token": seat_token, "command": command}
+        now, hashes = await self._append_once(key, expected_version, events, write)
+        version = expected_version + len(events)
+        if hashes:
+            self.heads.put(key, version, hashes[-1])
+            self.announcer.announce(f"{key}:{version}")
+        return [
+            _stored(str(key), expected_version + n, e, now, h)
+            for n, (e, h) in enumerate(zip(events, hashes, strict=True), start=1)
+        ]
+
+    async def _append_once(
+        self, key: uuid.UUID, expected: int, events: list[NewEvent], write: dict[str, Any]
+    ) -> tuple[datetime, list[bytes]]:
+        """One statement chained from the known head; once more if that head was not current."""
+        head = self.heads.get(key, expected)
+        if head is None:
+            head = _checked(key, expected, *await pg_append.read_head(self.pool, key))
+        for _ in range(2):
+            try:
+                return await pg_append.append_once(self.pool, key, expected, head, events, **write)
+            except pg_append.Refused as refused:
+                head = _checked(key, expected, refused.version, refused.head)
+                self.heads.put(key, expected, head)
+            except asyncpg.UniqueViolationError as error:
+                raise _unique_refusal(key, error, write["command"]) from error
+        raise StoreError(f"match {key} changed its head hash at version {expected}")
 
     async def load(
         self, match_id: str, after: int = 0, upto: int | None = None
@@ -434,7 +421,10 @@ class PostgresStore:
         row = await self.pool.fetchrow(
             f"SELECT {_MATCH_COLUMNS} FROM matches WHERE match_id = $1", key
         )
-        return None if row is None else _match_row(row)
+        if row is None:
+            return None
+        self.heads.put(key, row["version"], row["head_hash"])
+        return _match_row(row)
 
     async def list_matches(
         self,
@@ -529,48 +519,25 @@ def _require_uuid(match_id: str) -> uuid.UUID:
     return key
 
 
-async def _lock_head(conn: asyncpg.Connection, key: uuid.UUID, expected: int) -> bytes:
-    """Lock the match row and return its head hash, checking the version first."""
-    row = await conn.fetchrow(
-        "SELECT version, head_hash FROM matches WHERE match_id = $1 FOR UPDATE", key
-    )
-    if row is None:
+def _checked(key: uuid.UUID, expected: int, version: int | None, head: bytes | None) -> bytes:
+    """The head hash of a match that is at the expected version; else the store's refusal."""
+    if version is None or head is None:
         raise UnknownMatch(str(key))
-    if row["version"] != expected:
-        raise VersionConflict(row["version"], expected)
-    head: bytes = row["head_hash"]
+    if version != expected:
+        raise VersionConflict(version, expected)
     return head
 
 
-async def _insert_seat_token(
-    conn: asyncpg.Connection, key: uuid.UUID, seat_token: tuple[int, bytes]
-) -> None:
-    """Record a seat's token hash; a seat or token given twice is refused."""
-    seat, token_hash = seat_token
-    try:
-        await conn.execute(
-            "INSERT INTO seat_tokens (match_id, seat, token_hash) VALUES ($1, $2, $3)",
-            key,
-            seat,
-            token_hash,
-        )
-    except asyncpg.UniqueViolationError as error:
-        raise StoreError(f"seat {seat} of match {key} already has a token") from error
-
-
-async def _insert_command(conn: asyncpg.Connection, key: uuid.UUID, command: CommandRecord) -> None:
-    """Record the command's first answer; a command id seen before rolls everything back."""
-    inserted = await conn.fetchval(
-        _INSERT_COMMAND,
-        key,
-        command.command_id,
-        command.seat,
-        command.response,
-        command.status_code,
-        command.version,
-    )
-    if inserted is None:
-        raise DuplicateCommand(str(key), command.command_id)
+def _unique_refusal(
+    key: uuid.UUID, error: asyncpg.UniqueViolationError, command: CommandRecord | None
+) -> StoreError:
+    """What a unique key refusing the append means: a seen command id, a taken seat, a race."""
+    constraint = getattr(error, "constraint_name", "") or ""
+    if constraint.startswith("commands") and command is not None:
+        return DuplicateCommand(str(key), command.command_id)
+    if constraint.startswith("seat_tokens"):
+        return StoreError(f"a seat of match {key} already has that seat or token")
+    return StoreError(f"match {key} refused the append: {error}")
 
 
 def _stored(match_id: str, version: int, event: NewEvent, at: datetime, hash: bytes) -> StoredEvent:

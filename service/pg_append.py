@@ -1,0 +1,141 @@
+"""PostgresStore's append as one statement, the head cache it chains from, and its announcements.
+
+One round trip per append: a single statement updates the match row only where the version is
+the one expected and the head hash is the one the new hashes were chained from, and inserts the
+events, the seat token and the command record only if that update hit a row. A single statement
+is atomic: if the version moved on nothing is written, and a duplicate command id or seat token
+fails the whole statement. The caller chains the hashes from the head it knows for the expected
+version (from its own writes and reads, else read first); the WHERE clause turns a wrong guess
+into nothing written, never into a broken chain.
+
+Announcements: a transaction that sends NOTIFY holds a cluster-wide lock through its commit, WAL
+flush included, so a NOTIFY inside every append serialises all appends (docs/benchmarks.md). So
+they are sent just after the commit, many in one statement, by one task per store. As before,
+only committed appends are announced, and a lost one costs nothing: followers re-read the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections import OrderedDict
+from datetime import datetime
+from typing import Any
+
+import asyncpg
+
+from domain.core.chain import link
+
+log = logging.getLogger("hearthlog.store")
+
+APPEND = """
+WITH head AS (
+    UPDATE matches SET version = $3, head_hash = $4, status = $5, summary = $6,
+        seats_taken = coalesce($7, seats_taken), updated_at = now(),
+        finished_at = CASE WHEN $8 THEN coalesce(finished_at, now()) ELSE finished_at END
+    WHERE match_id = $1 AND version = $2 AND head_hash = $9
+    RETURNING updated_at
+), written AS (
+    INSERT INTO events (match_id, version, type, data, metadata, hash)
+    SELECT $1, e.version, e.type, e.data::json, e.metadata, e.hash
+    FROM head, unnest($10::int[], $11::text[], $12::text[], $13::jsonb[], $14::bytea[])
+        AS e(version, type, data, metadata, hash)
+), token AS (
+    INSERT INTO seat_tokens (match_id, seat, token_hash)
+    SELECT $1, $15, $16 FROM head WHERE $15::int IS NOT NULL
+), command AS (
+    INSERT INTO commands (match_id, command_id, seat, response, status_code, version)
+    SELECT $1, $17, $18, $19, $20, $21 FROM head WHERE $17::text IS NOT NULL
+)
+SELECT updated_at FROM head
+"""
+
+HEAD = "SELECT version, head_hash FROM matches WHERE match_id = $1"
+ANNOUNCE = "SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload"
+
+
+class Refused(Exception):
+    """The append wrote nothing: the row is at ``version`` with ``head`` (None: no such match)."""
+
+    def __init__(self, version: int | None, head: bytes | None) -> None:
+        super().__init__(f"refused at version {version}")
+        self.version, self.head = version, head
+
+
+class Heads:
+    """The head hash of each match at the last version this process wrote or read; a cache."""
+
+    def __init__(self, capacity: int = 10_000) -> None:
+        self._heads: OrderedDict[uuid.UUID, tuple[int, bytes]] = OrderedDict()
+        self._capacity = capacity
+
+    def get(self, key: uuid.UUID, version: int) -> bytes | None:
+        """The head hash at ``version``, if that is the version known."""
+        known = self._heads.get(key)
+        return known[1] if known is not None and known[0] == version else None
+
+    def put(self, key: uuid.UUID, version: int, head: bytes) -> None:
+        """Remember a head hash, unless a later one is already known."""
+        known = self._heads.get(key)
+        if known is None or known[0] <= version:
+            self._heads[key] = (version, head)
+            self._heads.move_to_end(key)
+            if len(self._heads) > self._capacity:
+                self._heads.popitem(last=False)
+
+
+async def read_head(pool: asyncpg.Pool, key: uuid.UUID) -> tuple[int | None, bytes | None]:
+    """The match row's version and head hash, or (None, None)."""
+    row = await pool.fetchrow(HEAD, key)
+    return (None, None) if row is None else (row["version"], row["head_hash"])
+
+
+async def append_once(pool: asyncpg.Pool, key: uuid.UUID, expected: int, head: bytes,
+                      events: list[Any], **write: Any) -> tuple[datetime, list[bytes]]:
+    """Run the statement once, chaining from ``head``; Refused when it hit no row."""
+    hashes, previous = [], head
+    for event in events:
+        previous = link(previous, event.data)
+        hashes.append(previous)
+    token, command = write["seat_token"] or (None, None), write["command"]
+    recorded = (None,) * 5 if command is None else (
+        command.command_id, command.seat, command.response, command.status_code, command.version)
+    now = await pool.fetchval(
+        APPEND, key, expected, expected + len(events), previous, write["status"],
+        write["summary"], write["seats_taken"], write["finished"], head,
+        list(range(expected + 1, expected + len(events) + 1)), [e.type for e in events],
+        [e.data.decode() for e in events], [e.metadata for e in events], hashes,
+        *token, *recorded)
+    if now is None:
+        raise Refused(*await read_head(pool, key))
+    return now, hashes
+
+
+class Announcer:
+    """Sends ``<match_id>:<version>`` on a channel after each commit, batching what piles up."""
+
+    def __init__(self, pool: asyncpg.Pool, channel: str) -> None:
+        self.pool, self.channel = pool, channel
+        self._pending: list[str] = []
+        self._task: asyncio.Task[None] | None = None
+
+    def announce(self, payload: str) -> None:
+        """Queue one announcement; a single task sends the queue, one statement per batch."""
+        self._pending.append(payload)
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._send())
+
+    async def drain(self) -> None:
+        """Wait until every queued announcement was sent (before closing the pool)."""
+        while self._task is not None and not self._task.done():
+            await asyncio.shield(self._task)
+
+    async def _send(self) -> None:
+        """Send batches until none is left; a failure loses only wake-ups, never data."""
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                await self.pool.execute(ANNOUNCE, self.channel, batch)
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+                log.warning("could not announce %d appends: %r", len(batch), error)
