@@ -140,9 +140,13 @@ class MatchService:
             done = await self._apply(
                 mid, seat, command, command_id=body.command_id, expected=body.expected_version
             )
-        except DuplicateCommand:
-            earlier = await self._earlier(mid, body.command_id or "", seat)
-            assert earlier is not None
+        except (DuplicateCommand, ServiceError):
+            # A copy of this command (same id) may have won the race, here or on another
+            # server: then this copy is refused (a clash, not your turn) but the first answer
+            # stands, and it is what a retry must get.
+            earlier = await self._earlier(mid, body.command_id, seat) if body.command_id else None
+            if earlier is None:
+                raise
             return earlier
         return 200, encode(self._answer(done, seat))
 
