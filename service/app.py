@@ -19,6 +19,7 @@ from service.api.games import GameController
 from service.api.matches import MatchController
 from service.api.replays import ReplayController
 from service.api.schemas import Health
+from service.api.stream import StreamController
 from service.errors import ServiceError
 from service.logs import AccessLog
 from service.matches import MatchService
@@ -98,6 +99,29 @@ def openapi_config() -> OpenAPIConfig:
     )
 
 
+@asynccontextmanager
+async def live_play(app: Litestar, database_url: str) -> AsyncIterator[None]:
+    """The notification listener, the bot runner and the clock's sweep, for the app's lifetime."""
+    from service.bots import BotRunner
+    from service.clock import Sweep
+    from service.live import Hub, Listener, Settings
+
+    app.state.live = settings = Settings.from_env()
+    app.state.hub = hub = Hub()
+    runner = BotRunner(app.state.service, settings.bot_delay)
+    hub.watch(runner.poke)
+    listener = Listener(database_url, hub)
+    sweep = Sweep(app.state.service.store, runner.poke, settings.bot_delay, settings.sweep)
+    listener.start()
+    sweep.start()
+    try:
+        yield
+    finally:
+        await sweep.stop()
+        await runner.stop()
+        await listener.stop()
+
+
 def create_app(database_url: str | None = None) -> Litestar:
     """The application; with a database URL it connects, migrates and serves on start-up."""
 
@@ -112,12 +136,13 @@ def create_app(database_url: str | None = None) -> Litestar:
         app.state.pool = await create_pool(database_url)
         app.state.service = MatchService(PostgresStore(app.state.pool))
         try:
-            yield
+            async with live_play(app, database_url):
+                yield
         finally:
             await app.state.pool.close()
 
     return Litestar(
-        route_handlers=[health, GameController, MatchController,
+        route_handlers=[health, GameController, MatchController, StreamController,
                         ReplayController, ExportController],
         exception_handlers={
             ServiceError: service_error,

@@ -40,7 +40,9 @@ def serve(args: argparse.Namespace) -> int:
     app = create_app(database_url(args))
     base = f"http://{args.host}:{args.port}"
     print(f"Hearthlog is serving at {base}\nAPI docs: {base}/docs\n", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    # Open match streams would hold a graceful shutdown forever: give them a few seconds.
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                timeout_graceful_shutdown=3)
     return 0
 
 

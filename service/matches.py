@@ -7,6 +7,7 @@ import secrets
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
@@ -21,7 +22,7 @@ from service.api import schemas
 from service.errors import ServiceError, forbidden, not_found, unauthorized, version_clash
 from service.loading import Loaded, StateCache, game_of
 from service.logs import current_seat
-from service.store import CommandRecord, DuplicateCommand, NewEvent, VersionConflict
+from service.store import CommandRecord, DuplicateCommand, MatchRow, NewEvent, VersionConflict
 
 RETRIES = 20
 
@@ -54,6 +55,7 @@ class MatchService:
                 tournament=body.tournament,
                 label=body.label,
                 seed_commitment=hashlib.sha256(seed).hexdigest(),
+                turn_seconds=body.turn_seconds,
             )
         match_id = str(uuid.uuid4())
         state = match.evolve(game, None, created)
@@ -93,11 +95,12 @@ class MatchService:
         )
 
     async def join(self, match_id: str, body: schemas.JoinSeat) -> schemas.SeatAnswer:
-        """Take the next free seat and get its token."""
-        token = auth.new_token()
-        command = match.JoinSeat(name=body.name, client_seed=body.client_seed)
-        done = await self._apply(match_id, None, command, token_hash=auth.token_hash(token))
-        return schemas.SeatAnswer(seat=len(done.loaded.state.names) - 1, token=token)
+        """Take the next free seat and get its token; a bot's seat gets none."""
+        token = None if body.bot else auth.new_token()
+        command = match.JoinSeat(name=body.name or "", client_seed=body.client_seed, bot=body.bot)
+        hashed = auth.token_hash(token) if token else None
+        done = await self._apply(match_id, None, command, token_hash=hashed)
+        return schemas.SeatAnswer(seat=len(done.loaded.state.names) - 1, token=token, bot=body.bot)
 
     async def start(self, match_id: str, token: str | None) -> schemas.MatchSummary:
         """The host starts play once every seat is taken."""
@@ -156,6 +159,18 @@ class MatchService:
         done = await self._apply(match_id, seat, Concede())
         return self._answer(done, seat)
 
+    async def act_for(self, match_id: str, seat: int | None, command: Any, expected: int) -> int:
+        """The server acts (for a bot, or for a seat out of time) through the one command path."""
+        return (await self._apply(match_id, seat, command, expected=expected)).version
+
+    async def server_seed(self, match_id: str) -> bytes:
+        """The match's secret server seed, for the server's own bots (never shown while in play)."""
+        return await self._server_seed(parse_id(match_id))
+
+    async def viewer(self, match_id: str, token: str | None) -> int | None:
+        """The seat a token views as (None: a spectator); 401 for a token not of this match."""
+        return await self._viewer(match_id, token)
+
     def _answer(self, done: Outcome, seat: int) -> schemas.CommandAnswer:
         """The version and the caller's new view."""
         return schemas.CommandAnswer(version=done.version, view=views.match_view(done.loaded, seat))
@@ -189,8 +204,8 @@ class MatchService:
             with rule_errors():
                 events = match.decide(loaded.game, loaded.state, seat, command, seed)
             state = match.fold(loaded.game, events, loaded.state)
-            after = Loaded(row=loaded.row, game=loaded.game, state=state,
-                           version=loaded.version + len(events))
+            after = Loaded(row=_stamped(loaded.row, datetime.now(UTC)), game=loaded.game,
+                           state=state, version=loaded.version + len(events))
             record = None
             if command_id is not None and seat is not None:
                 answer = self._answer(Outcome(loaded=after, version=after.version), seat)
@@ -198,7 +213,7 @@ class MatchService:
                                        response=encode(answer), status_code=200,
                                        version=after.version)
             try:
-                await self.store.append(
+                stored = await self.store.append(
                     mid,
                     loaded.version,
                     new_events(events, seat=seat, command=command, command_id=command_id),
@@ -214,6 +229,10 @@ class MatchService:
                     raise version_clash(expected, clash.current) from None
                 continue
             self.cache.remember(mid, after.version, state)
+            if stored:
+                after = msgspec.structs.replace(
+                    after, row=_stamped(after.row, stored[-1].recorded_at)
+                )
             return Outcome(loaded=after, version=after.version)
         raise ServiceError(503, "the match is too busy right now; try again", retry_after=1)
 
@@ -276,6 +295,11 @@ def rule_errors() -> Iterator[None]:
         yield
     except RuleViolation as violation:
         raise ServiceError(violation.status, violation.message) from None
+
+
+def _stamped(row: MatchRow, at: datetime) -> MatchRow:
+    """The row as of a new append at ``at`` (a turn clock's deadline runs from it)."""
+    return msgspec.structs.replace(row, updated_at=at)
 
 
 def parse_id(match_id: str) -> str:

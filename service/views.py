@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import msgspec
@@ -10,6 +11,7 @@ from domain.core import match
 from domain.core.decider import Game
 from projections.log import seat_log
 from service.api import schemas
+from service.clock import deadline
 from service.errors import ServiceError
 from service.loading import Loaded, decode_events
 
@@ -24,7 +26,7 @@ def summary(row: Any) -> schemas.MatchSummary:
         rules_version=row.rules_version,
         status=row.status,
         seats=row.seats,
-        players=[schemas.PlayerInfo(seat=i, name=n) for i, n in enumerate(stored.get("names", []))],
+        players=players(stored.get("names", []), stored.get("bots", [])),
         practice=row.practice,
         tournament=row.tournament,
         label=row.label,
@@ -38,12 +40,27 @@ def summary(row: Any) -> schemas.MatchSummary:
     )
 
 
-def match_view(loaded: Loaded, seat: int | None) -> schemas.MatchView:
-    """The caller's view: the game's observer for the board, nothing else from the state."""
-    state = loaded.state
-    board = None
+def players(names: list[str] | tuple[str, ...], bots: Any) -> list[schemas.PlayerInfo]:
+    """The taken seats, each bot marked with its name."""
+    return [
+        schemas.PlayerInfo(seat=i, name=name, bot=bots[i] if i < len(bots) else None)
+        for i, name in enumerate(names)
+    ]
+
+
+def match_view(
+    loaded: Loaded, seat: int | None, last_event_at: datetime | None = None
+) -> schemas.MatchView:
+    """The caller's view: the game's observer for the board, nothing else from the state.
+
+    ``last_event_at`` is when the view's version was recorded (default: the match row's last
+    update), from which a turn clock's deadline runs.
+    """
+    state, game = loaded.state, loaded.game
+    board, waiting = None, ()
     if isinstance(state, match.Table):
-        board = loaded.game.observe(state.game, seat)
+        board = game.observe(state.game, seat)
+        waiting = () if match.outcome(game, state) is not None else game.to_act(state.game)
     return schemas.MatchView(
         match_id=str(loaded.row.match_id),
         game=loaded.game.id,
@@ -51,8 +68,10 @@ def match_view(loaded: Loaded, seat: int | None) -> schemas.MatchView:
         version=loaded.version,
         practice=state.created.practice,
         seat=seat,
-        players=[schemas.PlayerInfo(seat=i, name=n) for i, n in enumerate(state.names)],
+        players=players(state.names, state.bots),
         board=board,
+        to_act=list(waiting),
+        deadline=deadline(state, waiting, last_event_at or loaded.row.updated_at),
     )
 
 

@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
+from domain.core.bots import bot_names
 from domain.games import GAMES
 from projections.log import LogLine
 
@@ -21,6 +22,10 @@ Name = Annotated[
     str, Meta(min_length=1, max_length=32, pattern=NO_NUL, description="A player's name")
 ]
 Text = Annotated[str, Meta(max_length=100, pattern=NO_NUL)]
+# The server-side bots a seat can be given (each game has "random"; some have better ones).
+BotName = Literal[  # type: ignore[valid-type]
+    tuple(sorted({bot for game in GAMES.values() for bot in bot_names(game)}))
+]
 
 
 class Body(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -53,6 +58,11 @@ class CreateMatch(Body):
     tournament: Text | None = None
     label: Text | None = None
     practice: bool = False
+    turn_seconds: Annotated[
+        int,
+        Meta(ge=1, le=86400, description="A turn clock: a seat that does not act in time is "
+             "played for by the server (the random bot's choice), logged as timed out"),
+    ] | None = None
 
 
 class ResultInfo(msgspec.Struct, kw_only=True):
@@ -64,10 +74,11 @@ class ResultInfo(msgspec.Struct, kw_only=True):
 
 
 class PlayerInfo(msgspec.Struct, kw_only=True):
-    """A taken seat."""
+    """A taken seat; ``bot`` names the server-side bot playing it (None: a person)."""
 
     seat: int
     name: str
+    bot: str | None = None
 
 
 class MatchSummary(msgspec.Struct, kw_only=True):
@@ -107,17 +118,22 @@ class MatchPage(msgspec.Struct, kw_only=True):
 
 
 class JoinSeat(Body):
-    """Take the next free seat."""
+    """Take the next free seat, or give it to a server-side bot (named "Bot N" unless named)."""
 
-    name: Name
+    name: Name | None = None
     client_seed: Annotated[str, Meta(min_length=1, max_length=128, pattern=NO_NUL)] | None = None
+    bot: Annotated[BotName, Meta(examples=["random"])] | None = None  # type: ignore[valid-type]
 
 
 class SeatAnswer(msgspec.Struct, kw_only=True):
-    """The seat taken and its token (shown once; send it as `Authorization: Bearer`)."""
+    """The seat taken and its token (shown once; send it as `Authorization: Bearer`).
+
+    A bot's seat has no token: nobody but the server acts for it or sees its hand.
+    """
 
     seat: int
-    token: str
+    token: str | None
+    bot: str | None = None
 
 
 class SendCommand(Body):
@@ -142,6 +158,11 @@ class MatchView(msgspec.Struct, kw_only=True):
     seat: int | None
     players: list[PlayerInfo]
     board: Board | None  # type: ignore[valid-type]
+    to_act: list[int] = []
+    deadline: Annotated[
+        datetime | None,
+        Meta(description="With a turn clock: when the seats in to_act are played for"),
+    ] = None
 
 
 class CommandAnswer(msgspec.Struct, kw_only=True):
@@ -178,3 +199,12 @@ class ErrorBody(msgspec.Struct, kw_only=True):
     status_code: int
     detail: str
     extra: dict[str, Any] | list[Any] | None = None
+
+
+class StreamUpdate(msgspec.Struct, kw_only=True):
+    """A stream message: versions first..version (its SSE id), your log lines, your view after."""
+
+    first: int
+    version: int
+    log: list[LogLine]
+    view: MatchView

@@ -13,7 +13,7 @@ from domain.core.rng import Rng
 from domain.wick_ember.bot import careful
 from domain.wick_ember.commands import PlayCard
 from projections.log import seat_log
-from tests.live.live_support import WICK, apply, bot_move, play_out, seed_of, seated, view
+from tests.live.live_support import WICK, apply, bot_move, play_out, seated, seed_of, view
 
 
 def test_given_a_person_joining_then_the_event_keeps_its_bytes_from_before_bots():

@@ -1,0 +1,66 @@
+"""The match stream: Server-Sent Events with each change and the caller's view (docs/live.md)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+import msgspec
+from litestar import Controller, Request, get
+from litestar.di import NamedDependency, Provide
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import FromPath, HeaderParameter
+from litestar.response import ServerSentEvent, ServerSentEventMessage
+
+from service.api.common import errors, provide_service, provide_token
+from service.api.schemas import StreamUpdate
+from service.live import HEARTBEAT, open_follow
+from service.matches import MatchService
+
+Service = NamedDependency[MatchService]
+Token = NamedDependency[str | None]
+LastEventId = Annotated[
+    int | None,
+    HeaderParameter(name="Last-Event-ID", ge=0, required=False,
+                    description="The id of the last message received: resume right after it"),
+]
+STREAM = ResponseSpec(
+    data_container=StreamUpdate,
+    media_type="text/event-stream",
+    generate_examples=False,
+    description="Server-Sent Events: `id` is the match version, `event: update`, `data` a "
+    "StreamUpdate (this schema); comment lines are heartbeats",
+)
+
+
+class StreamController(Controller):
+    """GET /matches/{id}/stream: the caller's live view of a match."""
+
+    path = "/matches"
+    tags = ["matches"]
+    dependencies = {"service": Provide(provide_service, sync_to_thread=False),
+                    "token": Provide(provide_token, sync_to_thread=False)}
+    security = [{"BearerToken": []}]
+
+    @get("/{match_id:str}/stream", operation_id="streamMatch",
+         summary="Follow a match live (Server-Sent Events)",
+         responses={200: STREAM, **errors(400, 401, 404)})
+    async def stream(
+        self, request: Request, service: Service, token: Token, match_id: FromPath[str],
+        last_event_id: LastEventId = None,
+    ) -> ServerSentEvent:
+        """Your new log lines and your view after every change; the spectator's without a token."""
+        state = request.app.state
+        updates = await open_follow(service, state.hub, match_id, token, last_event_id or 0,
+                                    state.live.heartbeat)
+        return ServerSentEvent(messages(updates))
+
+
+async def messages(updates: AsyncIterator[object]) -> AsyncIterator[ServerSentEventMessage]:
+    """Each update as an SSE message with the version as its id; heartbeats as comments."""
+    async for update in updates:
+        if update is HEARTBEAT or not isinstance(update, StreamUpdate):
+            yield ServerSentEventMessage(comment="heartbeat", data=None)
+            continue
+        data = msgspec.json.encode(update).decode()
+        yield ServerSentEventMessage(id=update.version, event="update", data=data)

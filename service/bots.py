@@ -1,0 +1,121 @@
+"""The bot runner: the server's own moves, for seats played by bots and seats out of time.
+
+It looks at a match when a notification says it changed (service.live) or when the clock's sweep
+finds it due (service.clock), waits until the move is due, and acts through MatchService like any
+client, at the version it decided on. When two server processes both try, the store lets one win;
+the other gets a version clash and looks again, so a move is never made twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import UTC, datetime
+
+import msgspec
+
+from domain.core import bots, match
+from service.clock import Due, next_due
+from service.errors import ServiceError
+from service.loading import Loaded
+from service.matches import MatchService
+
+log = logging.getLogger("hearthlog.bots")
+LONGEST_WAIT = 30.0  # a move due later is left to the clock's sweep
+
+
+class BotRunner:
+    """One task per match the server owes a move in; a poke makes it look again."""
+
+    def __init__(self, service: MatchService, bot_delay: float) -> None:
+        self.service, self.bot_delay = service, bot_delay
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._wakes: dict[str, asyncio.Event] = {}
+
+    def poke(self, match_id: str) -> None:
+        """Look at a match soon: wake its task, or start one."""
+        if match_id in self._wakes:
+            self._wakes[match_id].set()
+            return
+        self._wakes[match_id] = asyncio.Event()
+        self._tasks[match_id] = asyncio.create_task(self._follow(match_id), name="hearthlog-bot")
+
+    async def stop(self) -> None:
+        """Cancel every task."""
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _follow(self, match_id: str) -> None:
+        """Make each move the server owes in a match as it falls due; end when none is near."""
+        wake, again = self._wakes[match_id], False
+        try:
+            again = await self._moves(match_id, wake)
+        except ServiceError as error:
+            log.warning("no move made in match %s: %s", match_id, error.message)
+        except Exception:  # the database may be away: the sweep comes back to it later
+            log.warning("no move made in match %s", match_id, exc_info=True)
+        finally:
+            del self._tasks[match_id], self._wakes[match_id]
+        if again:
+            self.poke(match_id)
+
+    async def _moves(self, match_id: str, wake: asyncio.Event) -> bool:
+        """Plan, wait, act, until nothing is due soon; True when poked while finishing."""
+        while True:
+            wake.clear()
+            loaded = await self.service.cache.load(match_id)
+            due = next_due(loaded, self.bot_delay)
+            if due is None:
+                return wake.is_set()
+            wait = (due.at - datetime.now(UTC)).total_seconds()
+            if wait > LONGEST_WAIT:
+                return wake.is_set()
+            if wait > 0 and await _woken(wake, wait):
+                continue
+            if not await self._act(loaded, due):
+                return False
+
+    async def _act(self, loaded: Loaded, due: Due) -> bool:
+        """Move for each due seat in turn, each at the version the last move left; False: none."""
+        match_id, moved = loaded.row.match_id, False
+        for seat in due.seats:
+            try:
+                version = await self._move(loaded, seat, due.kind)
+            except ServiceError as error:
+                if error.status == 409:  # another writer moved first: plan again
+                    return True
+                raise
+            if version is None:
+                continue
+            moved = True
+            loaded = await self.service.cache.load(match_id)
+            if loaded.version != version:
+                break
+        return moved
+
+    async def _move(self, loaded: Loaded, seat: int, kind: str) -> int | None:
+        """One move for one seat: its bot's choice, or a time-out with the random bot's choice."""
+        match_id, state = loaded.row.match_id, loaded.state
+        if seat not in loaded.game.to_act(state.game):
+            return None
+        seed = await self.service.server_seed(match_id)
+        stream = bots.bot_stream(match.table_rng(state, seed), loaded.version, seat)
+        bot = match.bot_of(state, seat) if kind == "bot" else None
+        action = bots.choose(loaded.game, bot or bots.RANDOM, state.game, seat, stream)
+        if action is None:
+            return None
+        if bot is not None:
+            return await self.service.act_for(match_id, seat, action, loaded.version)
+        timeout = match.TimeOut(seat=seat, action=msgspec.to_builtins(action))
+        return await self.service.act_for(match_id, None, timeout, loaded.version)
+
+
+async def _woken(wake: asyncio.Event, seconds: float) -> bool:
+    """Wait up to ``seconds``; True when poked before then."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(wake.wait(), seconds)
+        return True
+    return False

@@ -1,0 +1,74 @@
+"""Live-play fixtures: server processes with fast timings, several on one database."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import uuid
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+
+from service.postgres import create_database, drop_database
+from tests.api.conftest import Server, start_server, stop_server
+
+# Bots move 20 ms after the last event, the clock's sweep runs every 0.2 s, quiet streams beat
+# every second: small enough for tests, far below what a person would notice.
+FAST = {"HEARTHLOG_BOT_DELAY": "0.02", "HEARTHLOG_SWEEP_SECONDS": "0.2",
+        "HEARTHLOG_HEARTBEAT_SECONDS": "1"}
+
+
+@contextlib.contextmanager
+def fast_env() -> Iterator[None]:
+    """The environment with the fast timings, while a server process is spawned."""
+    saved = dict(os.environ)
+    os.environ.update(FAST)
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def start_live(database_url: str) -> Server:
+    """A `hearthlog serve` process with the fast timings."""
+    with fast_env():
+        process, base = start_server(database_url)
+    assert base.process is process
+    return base
+
+
+def stop_live(base: Server) -> None:
+    """Stop a server process and remove its output file."""
+    stop_server(base.process)
+    base.output.unlink(missing_ok=True)
+
+
+@pytest.fixture(scope="module")
+async def live_database(postgres_server_url: str, template_database: str) -> AsyncIterator[str]:
+    """A migrated database shared by one test module's servers."""
+    name = f"live_{uuid.uuid4().hex[:12]}"
+    yield await create_database(postgres_server_url, name, template=template_database)
+    await drop_database(postgres_server_url, name)
+
+
+@pytest.fixture(scope="module")
+def live_server(live_database: str) -> Iterator[Server]:
+    """One fast server process for a test module."""
+    base = start_live(live_database)
+    yield base
+    stop_live(base)
+
+
+@pytest.fixture(scope="module")
+def two_servers(live_database: str) -> Iterator[tuple[Server, Server]]:
+    """Two fast server processes on the same database."""
+    first = start_live(live_database)
+    try:
+        second = start_live(live_database)
+    except BaseException:
+        stop_live(first)
+        raise
+    yield first, second
+    stop_live(second)
+    stop_live(first)

@@ -1,0 +1,91 @@
+"""Turn clocks: an idle seat is played for after its deadline, across a restart, and only once
+while two server processes watch the same match."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import datetime, timedelta
+
+import pytest
+
+from tests.api.players import Player, seated_match
+from tests.live.conftest import start_live, stop_live
+from tests.live.stream_client import stored_events, wait_for
+
+
+async def time_outs(database_url: str, match_id: str) -> list:
+    """The stored SeatTimedOut events of a match."""
+    return [row for row in await stored_events(database_url, match_id)
+            if row["type"] == "seat_timed_out"]
+
+
+async def clocked(base: str, seconds: int) -> tuple[str, Player, dict]:
+    """A started two-seat match with a turn clock; its id, Ash, and Ash's first view."""
+    created, players = await seated_match(base, ["Ash", "Bryn"], turn_seconds=seconds)
+    view = await players[0].get("/view")
+    for player in players:
+        await player.close()
+    return created["match_id"], players[0], view
+
+
+async def test_an_idle_seat_is_played_for_after_its_deadline(live_server, live_database):
+    """Given a one-second clock and nobody acting, then after the deadline the seat to act is
+    played for, logged as timed out, and the view showed that deadline."""
+    match_id, _, view = await clocked(live_server, 1)
+    seat, deadline = view["to_act"][0], datetime.fromisoformat(view["deadline"])
+    assert view["to_act"] == [view["board"]["turn"]]
+    [first, *_] = await wait_for(lambda: time_outs(live_database, match_id), seconds=60)
+    assert json.loads(first["data"]) == {"type": "seat_timed_out", "seat": seat}
+    assert first["recorded_at"] >= deadline
+    assert json.loads(first["metadata"])["command"]["type"] == "time_out"
+    rows = await stored_events(live_database, match_id)
+    played = rows[first["version"]]  # the play made for the seat follows its time-out
+    assert json.loads(played["data"])["seat"] == seat
+
+
+async def test_the_clock_survives_a_server_restart(database_url):
+    """Given a clocked match whose only server stops before the deadline, when a new server
+    starts after it, then the new server plays the idle seat (nothing was kept in memory)."""
+    first = start_live(database_url)
+    try:
+        match_id, _, view = await clocked(first, 4)
+    finally:
+        stop_live(first)
+    deadline = datetime.fromisoformat(view["deadline"])
+    assert await time_outs(database_url, match_id) == []
+    await asyncio.sleep(max(0.0, (deadline - datetime.now(deadline.tzinfo)).total_seconds()))
+    restarted_at = datetime.now(deadline.tzinfo)
+    second = start_live(database_url)
+    try:
+        [first_out, *_] = await wait_for(lambda: time_outs(database_url, match_id), seconds=60)
+    finally:
+        stop_live(second)
+    assert first_out["recorded_at"] >= max(deadline, restarted_at)
+
+
+@pytest.fixture
+def another_server(live_database):
+    """A second server process on the module's database."""
+    base = start_live(live_database)
+    yield base
+    stop_live(base)
+
+
+async def test_two_server_processes_play_for_a_seat_only_once(
+    live_server, another_server, live_database
+):
+    """Given two server processes and a one-second clock, then every time-out comes a full
+    second after the event before it: no deadline is ever acted on twice."""
+    match_id, _, _ = await clocked(another_server, 1)
+
+    async def three() -> bool:
+        """Whether three seats have timed out."""
+        return len(await time_outs(live_database, match_id)) >= 3
+
+    await wait_for(three, seconds=90)
+    rows = await stored_events(live_database, match_id)
+    for row in rows:
+        if row["type"] == "seat_timed_out":
+            idle = row["recorded_at"] - rows[row["version"] - 2]["recorded_at"]
+            assert idle >= timedelta(seconds=1)
