@@ -17,7 +17,7 @@ HAND_SIZES = {2: 8, 3: 8, 4: 8, 5: 7, 6: 6}
 
 # R3: the default burial mark by the number of players, chosen with bench/burial_mark.py so that
 # 15% to 35% of nights end buried with random legal play (docs/rules/whiteout-road.md).
-BURIAL_MARKS = {2: 13, 3: 17, 4: 21, 5: 23, 6: 25}
+BURIAL_MARKS = {2: 17, 3: 19, 4: 21, 5: 21, 6: 22}
 
 
 class Options(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True):

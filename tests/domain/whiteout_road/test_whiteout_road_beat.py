@@ -214,7 +214,7 @@ def test_r4_given_a_king_fed_then_it_roars_the_snow_back_one_after_the_drift():
     assert "Bryn's King of clubs roars, but the snow is already at 0." in lines
 
 
-def test_r4_given_the_drift_reaches_the_mark_when_a_king_roars_then_the_road_is_not_buried():
+def test_r4_h2_given_the_drift_reaches_the_mark_when_a_king_roars_then_the_road_is_not_buried():
     """R4.3, R5: the night's end is checked after the whole step, the Kings' roar included."""
     night = stacked([["KH"], ["QH"], ["9H"]], fate=["7H", "8C"])
     table = Table((night,), players=3, burial_mark=2)
@@ -223,7 +223,7 @@ def test_r4_given_the_drift_reaches_the_mark_when_a_king_roars_then_the_road_is_
     assert table.last(FateFlipped).card == "8C"
 
 
-def test_r4_given_a_play_that_does_not_fit_the_card_then_it_is_refused_with_the_reason():
+def test_r4_h12_given_a_play_that_does_not_fit_the_card_then_it_is_refused_with_the_reason():
     """R4.2: feed takes any card; load and push a heart, diamond or club; a wagon only to break trail."""
     table = food_laden_on_three()
     assert table.refuses_play(0, "7S load") == (

@@ -45,7 +45,7 @@ def test_r5_given_a_laden_wagon_rolled_into_town_by_fate_then_it_is_through():
     assert table.of(NightDealt)[-1].night == 2
 
 
-def test_r5_given_a_push_into_town_then_the_step_completes_and_the_night_ends_without_a_drift():
+def test_r5_h1_given_a_push_into_town_then_the_step_completes_and_the_night_ends_without_a_drift():
     """R4.2, R5: the plays of the step all resolve; the end is checked before step 3."""
     night = stacked([["9H", "JH", "KH"], ["QH", "10H"]], fate=["7H", "8H", "2D"])
     table = Table((night,), burial_mark=30)
@@ -200,7 +200,7 @@ def test_r6_gambit_tie_goes_to_highest_flung_card():
     assert "The Gambit goes to Mara's food wagon: it is through." in table.lines()
 
 
-def test_r6_given_a_gambit_tie_on_the_highest_card_then_fate_is_flipped_until_a_tied_suit():
+def test_r6_h6_given_a_gambit_tie_on_the_highest_card_then_fate_is_flipped_until_a_tied_suit():
     """R6: the 7 of hearts against the 7 of diamonds; Fate shows clubs, spades, then diamonds."""
     night = stacked([["7H"], ["7D"]], fate=["7C", "2C", "3S", "4D"], whiteout=1)
     table = Table((night,), burial_mark=30)
@@ -224,7 +224,7 @@ def test_r6_given_a_gambit_tie_when_fate_runs_out_then_the_road_counts_as_buried
     assert table.last(GratitudePaid).lines[0].stores_through == 0
 
 
-def test_r6_given_no_card_flung_in_the_gambit_then_the_road_counts_as_buried():
+def test_r6_h7_given_no_card_flung_in_the_gambit_then_the_road_counts_as_buried():
     """R6: every seat keeps watch (+3 each); nothing races."""
     table = Table((stacked([["8S"], ["9S"]], whiteout=0),), burial_mark=30)
     assert table.view(None).phase == "gambit"

@@ -100,7 +100,7 @@ def test_given_the_same_events_then_evolve_folds_to_the_same_state_without_a_gen
     assert state == steps[-1][1] and GAME.outcome(state) is not None
 
 
-def test_r2_given_no_practice_deal_then_the_night_streams_deal_the_hands_and_shuffle_fate():
+def test_r2_h3_given_no_practice_deal_then_the_night_streams_deal_the_hands_and_shuffle_fate():
     """R2: night n's deck is rng.stream('night', n, 'deck'); its Fate rng.stream('night', n, 'fate')."""
     rng = Rng(b"r2 streams")
     events = GAME.setup(Options(), PLAYERS[:3], rng)

@@ -35,7 +35,7 @@ def play_quick_night(table: Table, *feeds: list[str]) -> None:
         table.beat(*(f"{card} feed" for card in beat))
 
 
-def test_r9_given_a_wagon_through_then_stores_pay_x3_and_each_push_into_it_pays_2():
+def test_r9_h8_given_a_wagon_through_then_stores_pay_x3_and_each_push_into_it_pays_2():
     """R9: Mara's 9 of hearts x3 and one push; Bryn's two pushes; no watch-pile, no Long Watch."""
     table = food_through_on_a_flip()
     assert table.last(GratitudePaid) == GratitudePaid(
@@ -130,7 +130,7 @@ def test_r10_given_equal_gratitude_and_equal_best_nights_then_the_win_is_shared(
     assert "Mara and Bryn share the win with 20 gratitude each." in table.lines()
 
 
-def test_r10_placements_put_the_winners_first_then_gratitude_then_the_best_night():
+def test_r10_h11_placements_put_the_winners_first_then_gratitude_then_the_best_night():
     """R10: winners share first place; the rest follow in competition ranking (1, 1, 3, 3, 5)."""
     seats = (
         Traveller(gratitude=30, nights=(10, 10, 10)),
@@ -144,7 +144,7 @@ def test_r10_placements_put_the_winners_first_then_gratitude_then_the_best_night
     assert over.winners == (0, 1) and placements(over) == (1, 1, 3, 3, 5)
 
 
-def test_r10_given_a_concession_then_the_hand_is_set_aside_and_the_seat_commits_nothing_more():
+def test_r10_h9_given_a_concession_then_the_hand_is_set_aside_and_the_seat_commits_nothing_more():
     """R10: the seat owes nothing, its hand is set aside face down, its commands are refused."""
     table = Table((stacked([[], [], []]),), players=3)
     hand = table.state.seats[2].hand
@@ -170,7 +170,7 @@ def test_r10_given_the_last_owing_seat_concedes_then_the_others_cards_are_reveal
     assert next(e for e in events if isinstance(e, SnowDrifted)).by == 2
 
 
-def test_r10_given_a_seat_conceding_with_a_card_committed_then_that_card_is_set_aside_unseen():
+def test_r10_h9_given_a_seat_conceding_with_a_card_committed_then_that_card_is_set_aside_unseen():
     """R10, R11: the pending card goes aside with the hand; the others still owe theirs."""
     table = Table((stacked([["9H"], [], []]),), players=3)
     table.commit(0, "9H load")
@@ -179,7 +179,7 @@ def test_r10_given_a_seat_conceding_with_a_card_committed_then_that_card_is_set_
     assert not any("9 of hearts" in line for line in table.lines(None))
 
 
-def test_r10_given_one_seat_left_in_then_it_wins_at_once():
+def test_r10_h9_given_one_seat_left_in_then_it_wins_at_once():
     """R10: the last seat still in wins the match."""
     table = Table()
     events = table.concede(1)
@@ -188,7 +188,7 @@ def test_r10_given_one_seat_left_in_then_it_wins_at_once():
     assert outcome is not None and outcome.winners == (0,) and outcome.placements == (1, 2)
 
 
-def test_r10_given_a_conceded_seat_then_it_is_repaid_nothing_dealt_nothing_and_cannot_win():
+def test_r10_h9_given_a_conceded_seat_then_it_is_repaid_nothing_dealt_nothing_and_cannot_win():
     """R10: it keeps its 8 gratitude, more than anyone, but the win goes to the seats still in."""
     nights = (
         quick_night(["KS"], ["2C"], ["2H"]),

@@ -50,7 +50,7 @@ def test_r2_given_a_player_count_then_each_hand_and_the_fate_deck_have_the_ruleb
     assert len(dealt.fate) == 48 - size * seats + 1 and WHITEOUT in dealt.fate
 
 
-def test_r2_given_a_practice_deal_then_hands_come_seat_by_seat_from_the_top_skipping_the_whiteout():
+def test_r2_h4_given_a_practice_deal_then_hands_come_seat_by_seat_from_the_top_skipping_the_whiteout():
     """R2: the whiteout never goes to a hand; the rest, in order, is Fate from its top."""
     night = stacked([["7C"], ["KH"]])
     night.remove(WHITEOUT)

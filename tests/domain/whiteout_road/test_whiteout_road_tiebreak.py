@@ -47,7 +47,7 @@ def test_r8_given_equal_stores_then_the_highest_card_aboard_wins():
     assert through(table) == "food"
 
 
-def test_r8_given_equal_highest_cards_then_fate_is_flipped_until_a_tied_wagons_suit():
+def test_r8_h5_given_equal_highest_cards_then_fate_is_flipped_until_a_tied_wagons_suit():
     """R8 step 4: the 9 of hearts against the 9 of diamonds; Fate shows clubs, then diamonds."""
     night = stacked([["9H"], ["9D"]], fate=["7H", "2D", "3C", "8D"], whiteout=2)
     table = Table((night,), burial_mark=30)
