@@ -145,12 +145,15 @@ def _check_range(row: MatchRow, version: int, seat: int | None) -> None:
 
 
 def seat_view(row: MatchRow, game: Game, events: list[Any], seat: int | None) -> schemas.MatchView:
-    """The view served after these events; at the instant play began, the table before the deal."""
-    version, state = len(events), state_at(game, events)
+    """The view served after these events (a turn clock's deadline counted from the last one);
+    at the instant play began, the table as it stood before the deal."""
+    version, state, since = len(events), state_at(game, events), events[-1].recorded_at
     if isinstance(state, match.Table) and state.game is None:
         before = Loaded(row=row, game=game, state=state_at(game, events[:-1]), version=version)
-        return msgspec.structs.replace(views.match_view(before, seat), status="playing")
-    return views.match_view(Loaded(row=row, game=game, state=state, version=version), seat)
+        view = views.match_view(before, seat, last_event_at=since)
+        return msgspec.structs.replace(view, status="playing")
+    loaded = Loaded(row=row, game=game, state=state, version=version)
+    return views.match_view(loaded, seat, last_event_at=since)
 
 
 def document(finished: FinishedMatch) -> MatchExport:

@@ -271,3 +271,24 @@ async def test_hundreds_of_finished_matches_stream_as_ndjson_and_csv_and_verify(
     assert [decode_export(line).header.match_id for line in window.content.splitlines()] == [
         m.match_id for m in matches[10:20]
     ]
+
+
+async def test_while_running_each_seat_replays_its_own_served_views_deadline_included(logged):
+    """Given a running match with a turn clock, then every view a command answered with equals
+    that seat's replay/{version}?seat=N asked with its own token, the clock's deadline too."""
+    base, _ = logged
+    created, players = await seated_match(base, ["Hale", "Iris"], turn_seconds=3600)
+    served = await play_some(players, random.Random(8), limit=6)
+    by_seat = {player.seat: player for player in players}
+    pasts = [
+        (
+            await by_seat[seat].client.get(
+                f"/matches/{created['match_id']}/replay/{version}", params={"seat": seat}
+            )
+        ).json()
+        for seat, version, _ in served
+    ]
+    for player in players:
+        await player.close()
+    assert served and [view for _, _, view in served] == pasts
+    assert all(view["deadline"] for _, _, view in served if view["status"] == "playing")
