@@ -14,7 +14,7 @@ from projections.replay import full_replay, state_at
 from tests.replay.random_matches import GAME, play
 
 MATCHES = 120
-LEAK_MATCHES = 40
+LEAK_MATCHES = 20
 TAGGED = re.compile(r"#(\d+)")
 
 
@@ -71,7 +71,7 @@ def knowable(table: Any, seat: int | None) -> set[int]:
 def test_given_any_version_of_random_matches_then_no_replayed_view_shows_an_unknowable_card(
     tagged_cards,
 ):
-    """For every event of 40 matches, each seat's replayed view names only cards it knew then."""
+    """For every event of 20 matches, each seat's replayed view names only cards it knew then."""
     for index in range(LEAK_MATCHES):
         events = play(index).events
         for version in range(1, len(events) + 1):
