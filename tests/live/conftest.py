@@ -44,31 +44,31 @@ def stop_live(base: Server) -> None:
     base.output.unlink(missing_ok=True)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 async def live_database(postgres_server_url: str, template_database: str) -> AsyncIterator[str]:
-    """A migrated database shared by one test module's servers."""
+    """A migrated database shared by the live tests' two servers."""
     name = f"live_{uuid.uuid4().hex[:12]}"
     yield await create_database(postgres_server_url, name, template=template_database)
     await drop_database(postgres_server_url, name)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def live_server(live_database: str) -> Iterator[Server]:
-    """One fast server process for a test module."""
+    """A fast server process, for all the live tests."""
     base = start_live(live_database)
     yield base
     stop_live(base)
 
 
-@pytest.fixture(scope="module")
-def two_servers(live_database: str) -> Iterator[tuple[Server, Server]]:
-    """Two fast server processes on the same database."""
-    first = start_live(live_database)
-    try:
-        second = start_live(live_database)
-    except BaseException:
-        stop_live(first)
-        raise
-    yield first, second
-    stop_live(second)
-    stop_live(first)
+@pytest.fixture(scope="package")
+def second_server(live_database: str) -> Iterator[Server]:
+    """Another fast server process on the same database: bots and clocks run in both."""
+    base = start_live(live_database)
+    yield base
+    stop_live(base)
+
+
+@pytest.fixture(scope="package")
+def two_servers(live_server: Server, second_server: Server) -> tuple[Server, Server]:
+    """Two server processes on one database."""
+    return live_server, second_server

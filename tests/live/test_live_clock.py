@@ -7,8 +7,6 @@ import asyncio
 import json
 from datetime import datetime, timedelta
 
-import pytest
-
 from tests.api.players import Player, seated_match
 from tests.live.conftest import start_live, stop_live
 from tests.live.stream_client import stored_events, wait_for
@@ -49,7 +47,7 @@ async def test_the_clock_survives_a_server_restart(database_url):
     starts after it, then the new server plays the idle seat (nothing was kept in memory)."""
     first = start_live(database_url)
     try:
-        match_id, _, view = await clocked(first, 4)
+        match_id, _, view = await clocked(first, 3)
     finally:
         stop_live(first)
     deadline = datetime.fromisoformat(view["deadline"])
@@ -64,20 +62,10 @@ async def test_the_clock_survives_a_server_restart(database_url):
     assert first_out["recorded_at"] >= max(deadline, restarted_at)
 
 
-@pytest.fixture
-def another_server(live_database):
-    """A second server process on the module's database."""
-    base = start_live(live_database)
-    yield base
-    stop_live(base)
-
-
-async def test_two_server_processes_play_for_a_seat_only_once(
-    live_server, another_server, live_database
-):
+async def test_two_server_processes_play_for_a_seat_only_once(two_servers, live_database):
     """Given two server processes and a one-second clock, then every time-out comes a full
     second after the event before it: no deadline is ever acted on twice."""
-    match_id, _, _ = await clocked(another_server, 1)
+    match_id, _, _ = await clocked(two_servers[1], 1)
 
     async def three() -> bool:
         """Whether three seats have timed out."""

@@ -4,27 +4,29 @@ listener, while another server process takes the commands; and spectators see no
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+import uuid
 from typing import Any
 
+import httpx
 import msgspec
 import pytest
 
 from domain.core import match
 from domain.core.codec import event_decoder
 from projections.log import seat_log
-from tests.api.players import seated_match
+from tests.api.players import open_match, seated_match
 from tests.live.live_support import WICK
 from tests.live.stream_client import Follower, cut_listeners, finished, stored_events
 
 
 @pytest.fixture(scope="module")
 async def followed(two_servers, live_database) -> dict[str, Any]:
-    """A three-seat match played through server B and followed on server A by Ash and by a
+    """A two-seat match played through server B and followed on server A by Ash and by a
     spectator; midway Ash hangs up and every listener is cut, then Ash resumes."""
     a, b = two_servers
-    created, players = await seated_match(b, ["Ash", "Bryn", "Cato"],
-                                          options={"match_length": "short"})
+    created, players = await seated_match(b, ["Ash", "Bryn"], options={"ember_target": 2})
     match_id = created["match_id"]
     ash, spectator = Follower(a, match_id, players[0].token), Follower(a, match_id)
     cut = []
@@ -34,7 +36,7 @@ async def followed(two_servers, live_database) -> dict[str, Any]:
         await ash.follow(finished, limit=5)
         if not finished(ash.updates[-1]):
             cut.append(await cut_listeners(live_database))
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(0.2)  # play goes on while Ash is away
             await ash.follow(finished)
 
     play = [p.play_randomly(random.Random(n)) for n, p in enumerate(players)]
@@ -54,7 +56,7 @@ def test_a_follower_sees_every_version_once_in_order_across_a_reconnect(followed
     exactly once, in order, each with a view of its own version."""
     updates, events = followed["ash"].updates, followed["events"]
     assert followed["cut"] and followed["cut"][0] >= 2  # both servers' listeners were cut
-    assert len(updates) > 6
+    assert len(updates) > 5  # five, then at least the catch-up after the reconnect
     covered = [v for u in updates for v in range(u["first"], u["version"] + 1)]
     assert covered == list(range(1, len(events) + 1))
     assert all(u["view"]["version"] == u["version"] for u in updates)
@@ -94,3 +96,19 @@ def _decoded(rows: list[Any]) -> list[Any]:
     decoder = event_decoder(WICK)
     return [decoder.decode(row["data"].encode()) for row in rows]
 
+
+
+async def test_a_quiet_stream_beats_and_bad_requests_are_refused_before_streaming(live_server):
+    """Given a lobby nobody touches, then its stream sends the lobby, then heartbeats; an unknown
+    match is 404 and a token of no seat of the match is 401, before any event is sent."""
+    created = await open_match(live_server, 2)
+    quiet = Follower(live_server, created["match_id"])
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(quiet.follow(lambda update: False), timeout=3.5)
+    await quiet.close()
+    assert [u["version"] for u in quiet.updates] == [1] and quiet.heartbeats >= 2
+    async with httpx.AsyncClient(base_url=live_server) as client:
+        unknown = await client.get(f"/matches/{uuid.uuid4()}/stream")
+        stranger = await client.get(f"/matches/{created['match_id']}/stream",
+                                    headers={"authorization": "Bearer not-a-seat"})
+    assert (unknown.status_code, stranger.status_code) == (404, 401)
