@@ -252,6 +252,25 @@ def print_report(where: str, report: Any, document: Any) -> None:
             print(f"      {label + ':':9} {value}")
 
 
+def play(args: argparse.Namespace) -> int:
+    """Play one seat of a match from this terminal."""
+    from service.play import play as play_seat
+
+    return play_seat(args)
+
+
+def add_play(commands: argparse._SubParsersAction) -> None:
+    """The `play` subcommand: join a seat (--name) or take yours back (--seat-token)."""
+    sub = commands.add_parser("play", help="play a seat of a match from this terminal")
+    sub.add_argument("url", metavar="URL", help="the server, e.g. http://127.0.0.1:8000")
+    sub.add_argument("--match", required=True, metavar="ID")
+    seat = sub.add_mutually_exclusive_group(required=True)
+    seat.add_argument("--seat-token", metavar="T", help="the token of a seat you hold")
+    seat.add_argument("--name", help="join the next free seat under this name")
+    sub.add_argument("--client-seed", help="your contribution to the match seed, when joining")
+    sub.set_defaults(handler=play)
+
+
 def parser() -> argparse.ArgumentParser:
     """The command line."""
     top = argparse.ArgumentParser(prog="hearthlog", description=__doc__)
@@ -269,6 +288,7 @@ def parser() -> argparse.ArgumentParser:
     serve_cmd = commands.choices["serve"]
     serve_cmd.add_argument("--host", default="127.0.0.1")
     serve_cmd.add_argument("--port", type=int, default=8000)
+    add_play(commands)
     doc = commands.add_parser("openapi", help="write the OpenAPI document")
     doc.add_argument("--out", default=str(OPENAPI_PATH))
     doc.set_defaults(handler=openapi)
