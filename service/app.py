@@ -11,14 +11,14 @@ import asyncpg
 from litestar import Litestar, Request, Response, get
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, ScalarRenderPlugin
-from litestar.openapi.spec import Components, SecurityScheme
+from litestar.openapi.spec import Components, OpenAPI, SecurityScheme
 
 from service.api.common import errors
 from service.api.exports import ExportController
 from service.api.games import GameController
 from service.api.matches import MatchController
 from service.api.replays import ReplayController
-from service.api.schemas import Health
+from service.api.schemas import Body, Health
 from service.api.stream import StreamController
 from service.errors import ServiceError
 from service.logs import AccessLog
@@ -77,6 +77,14 @@ async def health(request: Request) -> Health:
     except Exception:
         raise ServiceError(503, "the database is not answering", retry_after=1) from None
     return Health(status="ok", database="ok")
+
+
+def closed_bodies(document: OpenAPI) -> None:
+    """Say in the document what the decoder does: request bodies refuse unknown fields."""
+    names = {body.__name__ for body in Body.__subclasses__()}
+    for name, schema in (document.components.schemas or {}).items():
+        if name in names:
+            schema.additional_properties = False
 
 
 def openapi_config() -> OpenAPIConfig:
@@ -141,7 +149,7 @@ def create_app(database_url: str | None = None) -> Litestar:
         finally:
             await app.state.pool.close()
 
-    return Litestar(
+    app = Litestar(
         route_handlers=[health, GameController, MatchController, StreamController,
                         ReplayController, ExportController],
         exception_handlers={
@@ -156,3 +164,5 @@ def create_app(database_url: str | None = None) -> Litestar:
         lifespan=[lifespan] if database_url else [],
         request_max_body_size=MAX_BODY,
     )
+    closed_bodies(app.openapi_schema)
+    return app

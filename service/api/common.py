@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+import msgspec
 from litestar import Request
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
 
 from service import auth
 from service.api.schemas import ErrorBody
-from service.errors import unauthorized
+from service.errors import ServiceError, unauthorized
 from service.matches import MatchService
+
+BodyType = TypeVar("BodyType", bound=msgspec.Struct)
 
 _MEANINGS = {
     400: "The body or a parameter is malformed",
@@ -23,8 +28,13 @@ _MEANINGS = {
 }
 
 
+# Who may call a route, as the OpenAPI document says. A route without one needs no token.
+TOKEN = [{"BearerToken": []}]
+OPTIONAL_TOKEN = [{}, {"BearerToken": []}]  # a seat sees its own view, anyone else the public
+
+
 def errors(*codes: int) -> dict[int, ResponseSpec]:
-    """The documented error answers of a route."""
+    """The documented error answers of a route; any route may find the database down (503)."""
     return {
         code: ResponseSpec(
             data_container=ErrorBody,
@@ -32,7 +42,7 @@ def errors(*codes: int) -> dict[int, ResponseSpec]:
             generate_examples=False,
             examples=[Example(value={"status_code": code, "detail": _MEANINGS[code]})],
         )
-        for code in codes
+        for code in sorted({*codes, 503})
     }
 
 
@@ -45,6 +55,14 @@ def provide_token(request: Request) -> str | None:
     if token is None:
         raise unauthorized("the Authorization header must be 'Bearer <token>'")
     return token
+
+
+async def strictly(request: Request, data: BodyType) -> BodyType:
+    """The body decoded again, strictly as documented: litestar takes "2" for 2 and 0 for false."""
+    try:
+        return msgspec.json.decode(await request.body(), type=type(data))
+    except msgspec.ValidationError as error:
+        raise ServiceError(400, f"the body does not fit the schema: {error}") from None
 
 
 def provide_service(request: Request) -> MatchService:

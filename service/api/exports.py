@@ -17,7 +17,7 @@ from service.exports import ExportService, utc
 from service.store import ExportFilter
 
 Exports = NamedDependency[ExportService]
-MEDIA = {"ndjson": "application/x-ndjson", "csv": "text/csv; charset=utf-8"}
+MEDIA = {"ndjson": "application/x-ndjson", "csv": "text/csv"}  # litestar adds the charset
 MANY = ResponseSpec(
     data_container=MatchExport,
     media_type=MEDIA["ndjson"],

@@ -4,12 +4,19 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from litestar import Controller, Response, get, post
+from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 
 from service.api import schemas
-from service.api.common import errors, provide_service, provide_token
+from service.api.common import (
+    OPTIONAL_TOKEN,
+    TOKEN,
+    errors,
+    provide_service,
+    provide_token,
+    strictly,
+)
 from service.matches import MatchService
 
 Status = Literal["lobby", "playing", "finished"]
@@ -24,14 +31,14 @@ class MatchController(Controller):
     tags = ["matches"]
     dependencies = {"service": Provide(provide_service, sync_to_thread=False),
                     "token": Provide(provide_token, sync_to_thread=False)}
-    security = [{"BearerToken": []}]
 
-    @post("/", operation_id="createMatch", summary="Open a match", responses=errors(400, 422))
+    @post("/", operation_id="createMatch", summary="Open a match",
+          responses=errors(400, 413, 422))
     async def create(
-        self, service: Service, data: JSONBody[schemas.CreateMatch]
+        self, service: Service, request: Request, data: JSONBody[schemas.CreateMatch]
     ) -> schemas.MatchCreatedAnswer:
         """Open a match of a game; the answer's host token starts it."""
-        return await service.create(data)
+        return await service.create(await strictly(request, data))
 
     @get("/", operation_id="listMatches", summary="List matches, newest first",
          responses=errors(400))
@@ -56,15 +63,16 @@ class MatchController(Controller):
         return await service.summary(match_id)
 
     @post("/{match_id:str}/seats", operation_id="joinMatch", summary="Take a seat",
-          responses=errors(400, 404, 409, 422))
+          responses=errors(400, 404, 409, 413, 422))
     async def join(
-        self, service: Service, match_id: FromPath[str], data: JSONBody[schemas.JoinSeat]
+        self, service: Service, request: Request, match_id: FromPath[str],
+        data: JSONBody[schemas.JoinSeat],
     ) -> schemas.SeatAnswer:
         """Take the next free seat (numbered from 0 clockwise, in joining order)."""
-        return await service.join(match_id, data)
+        return await service.join(match_id, await strictly(request, data))
 
     @post("/{match_id:str}/start", operation_id="startMatch", summary="Start play (host)",
-          status_code=200, responses=errors(401, 403, 404, 409))
+          status_code=200, responses=errors(401, 403, 404, 409), security=TOKEN)
     async def start(
         self, service: Service, token: Token, match_id: FromPath[str]
     ) -> schemas.MatchSummary:
@@ -72,7 +80,7 @@ class MatchController(Controller):
         return await service.start(match_id, token)
 
     @get("/{match_id:str}/view", operation_id="getView", summary="Your view of the match",
-         responses=errors(401, 404))
+         responses=errors(401, 404), security=OPTIONAL_TOKEN)
     async def view(
         self, service: Service, token: Token, match_id: FromPath[str]
     ) -> schemas.MatchView:
@@ -80,7 +88,7 @@ class MatchController(Controller):
         return await service.view(match_id, token)
 
     @get("/{match_id:str}/legal-actions", operation_id="getLegalActions",
-         summary="What your seat may do now", responses=errors(401, 403, 404))
+         summary="What your seat may do now", responses=errors(401, 403, 404), security=TOKEN)
     async def legal_actions(
         self, service: Service, token: Token, match_id: FromPath[str]
     ) -> schemas.LegalActions:
@@ -88,17 +96,18 @@ class MatchController(Controller):
         return await service.legal_actions(match_id, token)
 
     @post("/{match_id:str}/commands", operation_id="sendCommand", summary="Play a command",
-          status_code=200, responses=errors(400, 401, 403, 404, 409, 422, 503))
+          status_code=200, responses=errors(400, 401, 403, 404, 409, 413, 422),
+          security=TOKEN)
     async def command(
         self, service: Service, token: Token, match_id: FromPath[str],
-        data: JSONBody[schemas.SendCommand],
+        data: JSONBody[schemas.SendCommand], request: Request,
     ) -> Response[schemas.CommandAnswer]:
         """Play for your seat; the same command_id again gives the first answer."""
-        status, body = await service.command(match_id, token, data)
+        status, body = await service.command(match_id, token, await strictly(request, data))
         return Response(content=body, status_code=status, media_type="application/json")
 
     @post("/{match_id:str}/concede", operation_id="concede", summary="Concede the match",
-          status_code=200, responses=errors(401, 403, 404, 409, 503))
+          status_code=200, responses=errors(401, 403, 404, 409), security=TOKEN)
     async def concede(
         self, service: Service, token: Token, match_id: FromPath[str]
     ) -> schemas.CommandAnswer:
@@ -106,7 +115,7 @@ class MatchController(Controller):
         return await service.concede(match_id, token)
 
     @get("/{match_id:str}/log", operation_id="getLog", summary="The match log",
-         responses=errors(400, 401, 404))
+         responses=errors(400, 401, 404), security=OPTIONAL_TOKEN)
     async def log(
         self, service: Service, token: Token, match_id: FromPath[str],
         after: Annotated[int, QueryParameter(ge=0)] = 0,

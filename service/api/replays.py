@@ -11,7 +11,7 @@ from litestar.params import FromPath, QueryParameter
 from projections.replay import Replay
 from projections.verify import Report
 from service.api import schemas
-from service.api.common import errors, provide_token
+from service.api.common import OPTIONAL_TOKEN, errors, provide_token
 from service.api.exports import provide_exports
 from service.exports import ExportService
 
@@ -28,7 +28,6 @@ class ReplayController(Controller):
         "exports": Provide(provide_exports, sync_to_thread=False),
         "token": Provide(provide_token, sync_to_thread=False),
     }
-    security = [{"BearerToken": []}]
 
     @get(
         "/{match_id:str}/replay",
@@ -45,6 +44,7 @@ class ReplayController(Controller):
         operation_id="getPastView",
         summary="The match at a version, as a seat or a spectator saw it",
         responses=errors(400, 401, 403, 404, 409),
+        security=OPTIONAL_TOKEN,
     )
     async def past_view(
         self,

@@ -16,7 +16,8 @@ CARD_WORDS = sorted({*cards.TITLES, *cards.TITLES.values()})
 def access_lines(output: Path) -> list[dict[str, Any]]:
     """Every access-log line a server wrote (one JSON object per request)."""
     lines = []
-    for raw in output.read_text(errors="replace").splitlines():
+    # split("\n"), not splitlines(): a logged path may hold \x85 or \u2028, which JSON keeps.
+    for raw in output.read_text(errors="replace").split("\n"):
         if raw.startswith("{"):
             lines.append(json.loads(raw))
     return lines
