@@ -75,10 +75,10 @@ class BotRunner:
                 return wake.is_set()
             if wait > 0 and await _woken(wake, wait):
                 continue
-            if not await self._act(loaded, due):
+            if not await self.act(loaded, due):
                 return False
 
-    async def _act(self, loaded: Loaded, due: Due) -> bool:
+    async def act(self, loaded: Loaded, due: Due) -> bool:
         """Move for each due seat in turn, each at the version the last move left; False: none."""
         match_id, moved = loaded.row.match_id, False
         for seat in due.seats:

@@ -163,3 +163,26 @@ def test_all_bot_matches_end_and_careful_beats_random_over_seeded_matches():
         for seat in outcome.winners:
             wins[kinds[seat]] += 1
     assert wins["careful"] > wins["random"]
+
+
+def test_whiteout_road_is_played_to_its_end_by_random_bots_committing_together():
+    """Given Whiteout Road (several seats commit at once, no bot of its own), when every seat
+    owing a commitment is played by the random bot, then the match ends; only random is offered."""
+    from domain.whiteout_road.game import GAME as ROAD
+
+    seed = seed_of(7)
+    opened = match.open_match(ROAD, seats=3, options={}, practice=False, tournament=None,
+                              label=None, seed_commitment="c")
+    state, version, together = match.evolve(ROAD, None, opened), 1, 0
+    for command in [*(match.JoinSeat(name="", bot="random") for _ in range(3)),
+                    match.StartMatch()]:
+        events = match.decide(ROAD, state, None, command, seed)
+        state, version = match.fold(ROAD, events, state), version + len(events)
+    while match.outcome(ROAD, state) is None:
+        waiting = ROAD.to_act(state.game)
+        together = max(together, len(waiting))
+        stream = bots.bot_stream(match.table_rng(state, seed), version, waiting[0])
+        action = bots.choose(ROAD, "random", state.game, waiting[0], stream)
+        events = match.decide(ROAD, state, waiting[0], action, seed)
+        state, version = match.fold(ROAD, events, state), version + len(events)
+    assert together > 1 and bots.bot_names(ROAD) == ("random",)
