@@ -99,7 +99,7 @@ class BotRunner:
     async def _move(self, loaded: Loaded, seat: int, kind: str) -> int | None:
         """One move for one seat: its bot's choice, or a time-out with the random bot's choice."""
         match_id, state = loaded.row.match_id, loaded.state
-        if seat not in loaded.game.to_act(state.game):
+        if not isinstance(state, match.Table) or seat not in loaded.game.to_act(state.game):
             return None
         seed = await self.service.server_seed(match_id)
         stream = bots.bot_stream(match.table_rng(state, seed), loaded.version, seat)

@@ -57,7 +57,8 @@ def match_view(
     update), from which a turn clock's deadline runs.
     """
     state, game = loaded.state, loaded.game
-    board, waiting = None, ()
+    board = None
+    waiting: tuple[int, ...] = ()
     if isinstance(state, match.Table):
         board = game.observe(state.game, seat)
         waiting = () if match.outcome(game, state) is not None else game.to_act(state.game)

@@ -9,7 +9,6 @@ a game package may add its own in a ``bot`` module holding ``BOTS = {name: choos
 
 from __future__ import annotations
 
-import functools
 import importlib
 import sys
 from collections.abc import Callable
@@ -20,6 +19,7 @@ from domain.core.rng import Rng, Stream
 
 RANDOM = "random"
 Choose = Callable[[Any, list[Any], Stream], Any]
+_BOTS: dict[str, dict[str, Choose]] = {}
 
 
 def random_bot(view: Any, actions: list[Any], stream: Stream) -> Any:
@@ -27,17 +27,24 @@ def random_bot(view: Any, actions: list[Any], stream: Stream) -> Any:
     return stream.choice(actions)
 
 
-@functools.cache
 def bots_of(game: Game) -> dict[str, Choose]:
     """The bots a game can seat: ``random``, then the game package's own, if it has any."""
+    if game.id not in _BOTS:
+        _BOTS[game.id] = {RANDOM: random_bot, **_package_bots(game)}
+    return _BOTS[game.id]
+
+
+def _package_bots(game: Game) -> dict[str, Choose]:
+    """The ``BOTS`` of the game package's ``bot`` module; none when it has no such module."""
     package = sys.modules[type(game).__module__].__package__ or ""
     try:
         module = importlib.import_module(f"{package}.bot")
     except ModuleNotFoundError as missing:
         if missing.name != f"{package}.bot":
             raise
-        return {RANDOM: random_bot}
-    return {RANDOM: random_bot, **module.BOTS}
+        return {}
+    bots: dict[str, Choose] = module.BOTS
+    return bots
 
 
 def bot_names(game: Game) -> tuple[str, ...]:
