@@ -101,6 +101,13 @@ class Progress:
         sys.stderr.write(f"\r{self.label} {bar}{self.done:,} {self.unit}")
         sys.stderr.flush()
 
+    def clear(self) -> None:
+        """Wipe the bar so a report line can be printed; it is drawn again on the next advance."""
+        if self.enabled:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+            self.shown = 0.0
+
     def close(self) -> None:
         """Draw the final count and end the line."""
         if self.enabled:
@@ -198,6 +205,7 @@ def verify(args: argparse.Namespace) -> int:
     try:
         for where, document in read_exports(path, progress):
             report = None if isinstance(document, str) else verify_match(document)
+            progress.clear()
             print_report(where, report, document)
             results.append(report is not None and report.ok)
     finally:
