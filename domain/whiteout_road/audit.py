@@ -21,13 +21,15 @@ def all_cards(state: Table) -> list[str]:
     """Every card lying anywhere on the table, once per place it lies in (a quick check)."""
     board = state.board
     assert board is not None
-    found = [*board.fate, *board.fate_discard, *(play.card for play in board.revealed)]
-    found += board.lost
-    for cart in board.wagons:
-        found += [s.card for s in cart.stores] + [s.card for s in cart.pushes]
-        found += [s.card for s in cart.flung]
+    found = [*board.fate, *board.fate_discard, *board.lost]
+    found += [play.card for play in board.revealed]
+    found += [s.card for cart in board.wagons for s in (*cart.stores, *cart.pushes, *cart.flung)]
     for t in state.seats:
-        found += [*t.hand, *t.watch, *t.set_aside] + ([] if t.pending is None else [t.pending.card])
+        found += t.hand
+        found += t.watch
+        found += t.set_aside
+        if t.pending is not None:
+            found.append(t.pending.card)
     return found
 
 

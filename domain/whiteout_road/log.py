@@ -39,9 +39,8 @@ from domain.whiteout_road.events import (
     WagonRolled,
     WatchKept,
 )
+from domain.whiteout_road.endings import TOWN
 from domain.whiteout_road.state import Table
-
-TOWN = 6
 
 
 def log_entries(before: Table | None, event: Event) -> list[LogEntry]:

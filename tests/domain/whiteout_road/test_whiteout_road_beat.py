@@ -28,7 +28,7 @@ BRYN = ["10H", "5D", "4D", "KC", "9S"]
 
 
 def food_laden_on_three() -> Table:
-    """Two players; Mara's 9 of hearts rides the food wagon, on 3 after a push and a flip; snow 1."""
+    """Two players; Mara's 9 of hearts rides the food wagon, on 3 after a push and a flip."""
     table = Table((stacked([MARA, BRYN], fate=["7H", "8H", "2D", "3D", "6D", "7D"]),))
     table.beat("9H load", "10H push")
     return table
@@ -224,7 +224,7 @@ def test_r4_h2_given_the_drift_reaches_the_mark_when_a_king_roars_then_the_road_
 
 
 def test_r4_h12_given_a_play_that_does_not_fit_the_card_then_it_is_refused_with_the_reason():
-    """R4.2: feed takes any card; load and push a heart, diamond or club; a wagon only to break trail."""
+    """R4.2, H12: any card feeds; load and push take a heart, diamond or club; no wagon."""
     table = food_laden_on_three()
     assert table.refuses_play(0, "7S load") == (
         "a spade cannot load; it may feed the fire or break trail"

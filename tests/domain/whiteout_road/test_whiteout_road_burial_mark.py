@@ -1,4 +1,4 @@
-"""The burial mark's defaults (R3): pinned to the documented ones, and checked by a small simulation."""
+"""The burial mark's defaults (R3): pinned to the documented ones, checked by a small simulation."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ GAMES_PER_COUNT = 150
 
 
 def test_r3_the_default_burial_marks_are_the_documented_ones():
-    """R3: the defaults chosen with bench/burial_mark.py, as docs/rules/whiteout-road.md lists them."""
+    """R3: the defaults chosen with bench/burial_mark.py, as the rules doc lists them."""
     assert BURIAL_MARKS == {2: 17, 3: 19, 4: 21, 5: 21, 6: 22}
     table = DOC.read_text().split("<!-- burial marks -->")[1]
     documented = re.findall(r"^\| (\d) \| \*\*(\d+)\*\* \|", table, re.MULTILINE)

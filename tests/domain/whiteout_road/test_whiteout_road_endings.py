@@ -19,7 +19,6 @@ from domain.whiteout_road.events import (
     LastWatchBegan,
     NightDealt,
     NightEnded,
-    PlaysCalled,
     PlaysRevealed,
     Repayment,
     SnowDrifted,
@@ -137,7 +136,7 @@ def test_r6_given_the_whiteout_then_the_furthest_laden_wagon_that_moved_is_throu
 
 
 def gambit_table(**options: object) -> Table:
-    """The firewood wagon rolled empty; Mara's 9 of hearts is laden on 0; the whiteout: the Gambit."""
+    """The firewood wagon rolled empty; Mara's 9 of hearts is laden on 0; the whiteout."""
     night = stacked([["9H", "QD", "8H"], ["8C", "6D"]], fate=["7C"], whiteout=1)
     table = Table((night,), burial_mark=30, **options)
     table.beat("9H load", "-")

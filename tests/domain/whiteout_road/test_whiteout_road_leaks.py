@@ -38,7 +38,7 @@ def test_r11_random_matches_show_no_reader_a_card_it_may_not_know():
 
 
 def test_r11_random_matches_show_nobody_a_pending_play_or_fates_order():
-    """R11: views and log lines read the same whatever another seat committed, whatever Fate holds."""
+    """R11: what others read is the same whatever a seat committed and whatever Fate holds."""
     for index in range(MATCHES):
         assert hidden_leaks(index) == [], f"match {index}"
 

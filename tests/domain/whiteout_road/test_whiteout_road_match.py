@@ -1,4 +1,4 @@
-"""Determinism, the event and command codecs, and the match wrapper (domain.core.match) end to end."""
+"""Determinism, the event and command codecs, and the match wrapper (domain.core.match)."""
 
 from __future__ import annotations
 
@@ -101,7 +101,7 @@ def test_given_the_same_events_then_evolve_folds_to_the_same_state_without_a_gen
 
 
 def test_r2_h3_given_no_practice_deal_then_the_night_streams_deal_the_hands_and_shuffle_fate():
-    """R2: night n's deck is rng.stream('night', n, 'deck'); its Fate rng.stream('night', n, 'fate')."""
+    """R2, H3: night n's labels are ('night', n, 'deck') and ('night', n, 'fate')."""
     rng = Rng(b"r2 streams")
     events = GAME.setup(Options(), PLAYERS[:3], rng)
     dealt = next(e for e in events if isinstance(e, NightDealt))

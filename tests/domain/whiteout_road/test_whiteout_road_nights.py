@@ -140,7 +140,8 @@ def test_r10_h11_placements_put_the_winners_first_then_gratitude_then_the_best_n
         Traveller(gratitude=20, nights=(8, 6, 6)),
     )
     table = Table(players=5)
-    over = become(Over, table.state, seats=seats, winners=winners(become(Over, table.state, seats=seats)))
+    ranked = become(Over, table.state, seats=seats)
+    over = become(Over, ranked, winners=winners(ranked))
     assert over.winners == (0, 1) and placements(over) == (1, 1, 3, 3, 5)
 
 

@@ -22,7 +22,7 @@ def refused(options: Options, seats: int = 2, practice: bool = True) -> str:
 
 
 def test_r1_the_cards_in_play_are_the_48_non_aces_and_the_whiteout():
-    """R1: 2 to King in four suits, named '7C', '10H', 'KS'; J/Q/K count 10; the joker is WHITEOUT."""
+    """R1: 2 to King in four suits, named like '7C', '10H', 'KS'; J/Q/K count 10; WHITEOUT."""
     assert len(CARDS) == len(set(CARDS)) == 48 and EVERY_CARD[-1] == WHITEOUT
     assert not any(card.startswith("A") for card in CARDS)
     assert [pips(c) for c in ("2H", "10D", "JC", "QS", "KH")] == [2, 10, 10, 10, 10]

@@ -8,7 +8,9 @@ from whiteout_road_support import Table, stacked
 from domain.whiteout_road.events import FateFlipped, NightEnded, SnowRose, WagonRolled
 
 
-def whiteout_after(mara: list[str], bryn: list[str], fate: list[str], *beats: tuple[str, str]) -> Table:
+def whiteout_after(
+    mara: list[str], bryn: list[str], fate: list[str], *beats: tuple[str, str]
+) -> Table:
     """Two players play some beats; the whiteout is the Fate card after ``fate``."""
     table = Table((stacked([mara, bryn], fate=fate, whiteout=len(fate)),), burial_mark=30)
     for beat in beats:

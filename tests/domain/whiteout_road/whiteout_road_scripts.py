@@ -13,7 +13,7 @@ CLUBS_AND_SPADES = [card for card in CARDS if card[-1] in "CS"]
 
 
 def food_through_on_a_flip(**options: Any) -> Table:
-    """Mara's 9 of hearts rides the food wagon; three pushes take it to 5; Fate rolls it into Town."""
+    """Mara's 9 of hearts rides the food wagon; pushes take it to 5; Fate rolls it into Town."""
     night = stacked([["9H", "JH"], ["QH", "10H"]], fate=["7H", "8H", "6H"])
     table = Table((night,), burial_mark=30, **options)
     table.beat("9H load", "QH push")
@@ -42,6 +42,6 @@ def six_hands_holding_every_heart_and_diamond(
 def six_players_fate_holding_only_clubs_and_spades(
     first: tuple[str, str], fate_before: list[str], spades: int = 4
 ) -> list[str]:
-    """A six-player night: after ``fate_before`` and the whiteout, Fate holds only clubs and spades."""
+    """A six-player night: after ``fate_before`` and the whiteout, Fate is clubs and spades."""
     hands = six_hands_holding_every_heart_and_diamond(first, fate_before, spades)
     return stacked(hands, fate=fate_before, whiteout=len(fate_before))

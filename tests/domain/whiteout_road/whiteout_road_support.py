@@ -26,7 +26,7 @@ PADDING = _LOW + [c for c in _REST if c[0] != "K"] + [c for c in _REST if c[0] =
 
 
 def stacked(
-    hands: list[list[str]], fate: list[str] = (), whiteout: int | None = None  # type: ignore[assignment]
+    hands: list[list[str]], fate: tuple[str, ...] | list[str] = (), whiteout: int | None = None
 ) -> list[str]:
     """A night's 49 cards from the top: each hand (padded to its size), then Fate.
 
@@ -148,5 +148,6 @@ class Table:
     def after(self, kind: type, index: int = 0) -> Any:
         """The state right after the ``index``-th event of a kind."""
         states = [self.history[i + 1][0] for i in range(len(self.history) - 1)] + [self.state]
-        found = [state for (_, event), state in zip(self.history, states) if isinstance(event, kind)]
+        pairs = zip(self.history, states)
+        found = [state for (_, event), state in pairs if isinstance(event, kind)]
         return found[index]
