@@ -11,18 +11,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import OrderedDict
 from datetime import UTC, datetime
 
 import msgspec
 
 from domain.core import bots, match
-from service.clock import Due, next_due
+from service.clock import Due, never_due, next_due
 from service.errors import ServiceError
 from service.loading import Loaded
 from service.matches import MatchService
 
 log = logging.getLogger("hearthlog.bots")
 LONGEST_WAIT = 30.0  # a move due later is left to the clock's sweep
+REMEMBERED = 10_000  # matches known never to need a move, so notifications about them cost nothing
 
 
 class BotRunner:
@@ -32,9 +34,12 @@ class BotRunner:
         self.service, self.bot_delay = service, bot_delay
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._wakes: dict[str, asyncio.Event] = {}
+        self._never: OrderedDict[str, None] = OrderedDict()
 
     def poke(self, match_id: str) -> None:
-        """Look at a match soon: wake its task, or start one."""
+        """Look at a match soon: wake its task, or start one (unless it never needs a move)."""
+        if match_id in self._never:
+            return
         if match_id in self._wakes:
             self._wakes[match_id].set()
             return
@@ -69,6 +74,7 @@ class BotRunner:
             loaded = await self.service.cache.load(match_id)
             due = next_due(loaded, self.bot_delay)
             if due is None:
+                self._remember_if_never_due(loaded)
                 return wake.is_set()
             wait = (due.at - datetime.now(UTC)).total_seconds()
             if wait > LONGEST_WAIT:
@@ -111,6 +117,13 @@ class BotRunner:
             return await self.service.act_for(match_id, seat, action, loaded.version)
         timeout = match.TimeOut(seat=seat, action=msgspec.to_builtins(action))
         return await self.service.act_for(match_id, None, timeout, loaded.version)
+
+    def _remember_if_never_due(self, loaded: Loaded) -> None:
+        """Remember (a bounded number of) matches that will never need a move."""
+        if never_due(loaded):
+            self._never[loaded.row.match_id] = None
+            if len(self._never) > REMEMBERED:
+                self._never.popitem(last=False)
 
 
 async def _woken(wake: asyncio.Event, seconds: float) -> bool:

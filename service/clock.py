@@ -54,6 +54,18 @@ def next_due(loaded: Loaded, bot_delay: float) -> Due | None:
     return None if ends is None else Due(at=ends, seats=waiting, kind="clock")
 
 
+def never_due(loaded: Loaded) -> bool:
+    """Whether the server will never owe a move here: over, or in play with no bot and no clock.
+
+    (Bots only join in the lobby and the clock is set at creation, so neither can appear later.)
+    """
+    state, game = loaded.state, loaded.game
+    if not isinstance(state, match.Table):
+        return False
+    over = match.outcome(game, state) is not None
+    return over or (not any(state.bots) and match.turn_seconds(state) is None)
+
+
 class Sweep:
     """Every ``interval`` seconds, asks the store which matches are due and hands them on."""
 

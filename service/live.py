@@ -42,8 +42,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     @classmethod
     def from_env(cls) -> Settings:
         """HEARTHLOG_BOT_DELAY, HEARTHLOG_HEARTBEAT_SECONDS, HEARTHLOG_SWEEP_SECONDS."""
-        names = {"bot_delay": "BOT_DELAY", "heartbeat": "HEARTBEAT_SECONDS",
-                 "sweep": "SWEEP_SECONDS"}
+        names = {
+            "bot_delay": "BOT_DELAY",
+            "heartbeat": "HEARTBEAT_SECONDS",
+            "sweep": "SWEEP_SECONDS",
+        }
         given = {field: os.environ.get(f"HEARTHLOG_{name}") for field, name in names.items()}
         return cls(**{field: float(value) for field, value in given.items() if value})
 

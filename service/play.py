@@ -66,8 +66,12 @@ def follow(client: httpx.Client, match_id: str, updates: queue.Queue[dict[str, A
     while True:
         headers = {} if last is None else {"Last-Event-ID": last}
         try:
-            with client.stream("GET", f"/matches/{match_id}/stream", headers=headers,
-                               timeout=httpx.Timeout(10, read=READ_TIMEOUT)) as answer:
+            with client.stream(
+                "GET",
+                f"/matches/{match_id}/stream",
+                headers=headers,
+                timeout=httpx.Timeout(10, read=READ_TIMEOUT),
+            ) as answer:
                 answer.raise_for_status()
                 for message in sse_messages(answer.iter_lines()):
                     last = message.id or last
@@ -132,12 +136,16 @@ def render(view: dict[str, Any]) -> str:
         state = "lit" if seat.get("lit") else "out"
         tags = (" (you)" if seat.get("you") else "") + (" [bot]" if bots.get(seat["seat"]) else "")
         logged = ", ".join(seat.get("lantern_log", [])) or "-"
-        lines.append(f"  seat {seat['seat']} {seat['name']}{tags}: {state}, "
-                     f"embers {seat.get('embers', 0)}, lantern log: {logged}")
+        lines.append(
+            f"  seat {seat['seat']} {seat['name']}{tags}: {state}, "
+            f"embers {seat.get('embers', 0)}, lantern log: {logged}"
+        )
     lines.append(f"Your hand: {', '.join(board.get('hand', [])) or '-'}")
     lines += [f"  {note['text']}" for note in board.get("notes", [])]
-    lines.append(f"In the ash: {', '.join(board.get('ash', [])) or '-'}; "
-                 f"deck: {board.get('deck_size', '?')} cards")
+    lines.append(
+        f"In the ash: {', '.join(board.get('ash', [])) or '-'}; "
+        f"deck: {board.get('deck_size', '?')} cards"
+    )
     return "\n".join(lines)
 
 

@@ -21,8 +21,12 @@ Service = NamedDependency[MatchService]
 Token = NamedDependency[str | None]
 LastEventId = Annotated[
     int | None,
-    HeaderParameter(name="Last-Event-ID", ge=0, required=False,
-                    description="The id of the last message received: resume right after it"),
+    HeaderParameter(
+        name="Last-Event-ID",
+        ge=0,
+        required=False,
+        description="The id of the last message received: resume right after it",
+    ),
 ]
 STREAM = ResponseSpec(
     data_container=StreamUpdate,
@@ -38,21 +42,31 @@ class StreamController(Controller):
 
     path = "/matches"
     tags = ["matches"]
-    dependencies = {"service": Provide(provide_service, sync_to_thread=False),
-                    "token": Provide(provide_token, sync_to_thread=False)}
+    dependencies = {
+        "service": Provide(provide_service, sync_to_thread=False),
+        "token": Provide(provide_token, sync_to_thread=False),
+    }
     security = [{"BearerToken": []}]
 
-    @get("/{match_id:str}/stream", operation_id="streamMatch",
-         summary="Follow a match live (Server-Sent Events)",
-         responses={200: STREAM, **errors(400, 401, 404)})
+    @get(
+        "/{match_id:str}/stream",
+        operation_id="streamMatch",
+        summary="Follow a match live (Server-Sent Events)",
+        responses={200: STREAM, **errors(400, 401, 404)},
+    )
     async def stream(
-        self, request: Request, service: Service, token: Token, match_id: FromPath[str],
+        self,
+        request: Request,
+        service: Service,
+        token: Token,
+        match_id: FromPath[str],
         last_event_id: LastEventId = None,
     ) -> ServerSentEvent:
         """Your new log lines and your view after every change; the spectator's without a token."""
         state = request.app.state
-        updates = await open_follow(service, state.hub, match_id, token, last_event_id or 0,
-                                    state.live.heartbeat)
+        updates = await open_follow(
+            service, state.hub, match_id, token, last_event_id or 0, state.live.heartbeat
+        )
         return ServerSentEvent(messages(updates))
 
 

@@ -14,8 +14,11 @@ from tests.api.conftest import Server, start_server, stop_server
 
 # Bots move 20 ms after the last event, the clock's sweep runs every 0.2 s, quiet streams beat
 # every second: small enough for tests, far below what a person would notice.
-FAST = {"HEARTHLOG_BOT_DELAY": "0.02", "HEARTHLOG_SWEEP_SECONDS": "0.2",
-        "HEARTHLOG_HEARTBEAT_SECONDS": "1"}
+FAST = {
+    "HEARTHLOG_BOT_DELAY": "0.02",
+    "HEARTHLOG_SWEEP_SECONDS": "0.2",
+    "HEARTHLOG_HEARTBEAT_SECONDS": "1",
+}
 
 
 @contextlib.contextmanager

@@ -20,8 +20,16 @@ def seed_of(index: int) -> bytes:
 
 def seated(kinds: list[str | None], seed: bytes, **created: Any) -> tuple[match.MatchState, int]:
     """A started match with a bot (or a person, for None) in each seat; its state and version."""
-    opened = match.open_match(WICK, seats=len(kinds), options={}, practice=False, tournament=None,
-                              label=None, seed_commitment="c0ffee", **created)
+    opened = match.open_match(
+        WICK,
+        seats=len(kinds),
+        options={},
+        practice=False,
+        tournament=None,
+        label=None,
+        seed_commitment="c0ffee",
+        **created,
+    )
     state, version = match.evolve(WICK, None, opened), 1
     for n, kind in enumerate(kinds):
         join = match.JoinSeat(name="" if kind else f"Person {n}", bot=kind)
@@ -57,13 +65,36 @@ def view(hand: tuple[str, ...], notes: dict[int, str] | None = None, seats: int 
     """Seat 0's view of a fresh round: its hand, its notes on other seats, a full counter."""
     counter = dict(composition("standard"))
     return View(
-        you=0, round=1, ember_target=5, deck="standard",
-        seats=tuple(SeatView(seat=n, name=f"Seat {n}", you=n == 0, lit=True, veiled=False,
-                             conceded=False, embers=0, cards_in_hand=2 if n == 0 else 1,
-                             lantern_log=()) for n in range(seats)),
-        turn=0, hand=hand,
-        notes=tuple(NoteView(seat=s, card=c, text=f"You saw Seat {s}'s card: {c}")
-                    for s, c in (notes or {}).items()),
-        ash=(), face_up=(), set_aside=None, set_aside_dealt=False, deck_size=10,
-        counter=counter, result=None, legal_actions=(),
+        you=0,
+        round=1,
+        ember_target=5,
+        deck="standard",
+        seats=tuple(
+            SeatView(
+                seat=n,
+                name=f"Seat {n}",
+                you=n == 0,
+                lit=True,
+                veiled=False,
+                conceded=False,
+                embers=0,
+                cards_in_hand=2 if n == 0 else 1,
+                lantern_log=(),
+            )
+            for n in range(seats)
+        ),
+        turn=0,
+        hand=hand,
+        notes=tuple(
+            NoteView(seat=s, card=c, text=f"You saw Seat {s}'s card: {c}")
+            for s, c in (notes or {}).items()
+        ),
+        ash=(),
+        face_up=(),
+        set_aside=None,
+        set_aside_dealt=False,
+        deck_size=10,
+        counter=counter,
+        result=None,
+        legal_actions=(),
     )

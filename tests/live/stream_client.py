@@ -17,8 +17,9 @@ class Follower:
 
     def __init__(self, base: str, match_id: str, token: str | None = None) -> None:
         headers = {"authorization": f"Bearer {token}"} if token else {}
-        self.client = httpx.AsyncClient(base_url=base, headers=headers,
-                                        timeout=httpx.Timeout(30, read=60))
+        self.client = httpx.AsyncClient(
+            base_url=base, headers=headers, timeout=httpx.Timeout(30, read=60)
+        )
         self.match_id = match_id
         self.updates: list[dict[str, Any]] = []
         self.last_id: str | None = None
@@ -28,8 +29,9 @@ class Follower:
         """Read updates until ``until(update)`` holds or ``limit`` updates came; then hang up."""
         headers = {} if self.last_id is None else {"Last-Event-ID": self.last_id}
         parser, taken = SseParser(), 0
-        async with self.client.stream("GET", f"/matches/{self.match_id}/stream",
-                                      headers=headers) as answer:
+        async with self.client.stream(
+            "GET", f"/matches/{self.match_id}/stream", headers=headers
+        ) as answer:
             assert answer.status_code == 200, await answer.aread()
             async for line in answer.aiter_lines():
                 self.heartbeats += line.startswith(":")
@@ -58,7 +60,8 @@ async def cut_listeners(database_url: str) -> int:
     try:
         return await connection.fetchval(
             """SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-            WHERE application_name = 'hearthlog-listen' AND datname = current_database()""")
+            WHERE application_name = 'hearthlog-listen' AND datname = current_database()"""
+        )
     finally:
         await connection.close()
 
@@ -69,7 +72,9 @@ async def stored_events(database_url: str, match_id: str) -> list[asyncpg.Record
     try:
         return await connection.fetch(
             """SELECT version, type, data::text AS data, metadata::text AS metadata, recorded_at
-            FROM events WHERE match_id = $1 ORDER BY version""", match_id)
+            FROM events WHERE match_id = $1 ORDER BY version""",
+            match_id,
+        )
     finally:
         await connection.close()
 

@@ -25,8 +25,10 @@ async def bot_match(base: str, bots: list[str], people: list[str], **body) -> tu
     for player in players:
         await player.join()
     async with httpx.AsyncClient(base_url=base) as host:
-        started = await host.post(f"/matches/{match_id}/start",
-                                  headers={"authorization": f"Bearer {created['host_token']}"})
+        started = await host.post(
+            f"/matches/{match_id}/start",
+            headers={"authorization": f"Bearer {created['host_token']}"},
+        )
         assert started.status_code == 200, started.text
     return created, players
 
@@ -42,8 +44,7 @@ async def test_one_person_and_five_bots_play_a_match_to_the_end(live_server, liv
     match ends; every bot is marked in the players and the log, and each bot's moves were
     stored as its own seat's commands."""
     bots = ["random", "careful", "random", "careful", "random"]
-    created, [ash] = await bot_match(live_server, bots, ["Ash"],
-                                     options={"match_length": "short"})
+    created, [ash] = await bot_match(live_server, bots, ["Ash"], options={"match_length": "short"})
     match_id = created["match_id"]
     try:
         final = await asyncio.wait_for(ash.play_randomly(random.Random(6)), timeout=180)
@@ -55,16 +56,22 @@ async def test_one_person_and_five_bots_play_a_match_to_the_end(live_server, liv
     assert [p["bot"] for p in (await summary(live_server, match_id))["players"]] == [*bots, None]
     texts = [line["text"] for line in log["entries"]]
     assert "Bot 1 (bot) took seat 0" in texts and "Ash took seat 5" in texts
-    movers = {json.loads(row["metadata"])["seat"] for row in
-              await stored_events(live_database, match_id)
-              if "command" in json.loads(row["metadata"])}
+    movers = {
+        json.loads(row["metadata"])["seat"]
+        for row in await stored_events(live_database, match_id)
+        if "command" in json.loads(row["metadata"])
+    }
     assert set(range(5)) <= movers
 
 
 async def test_a_match_of_bots_alone_plays_to_the_end(live_server):
     """Given four bots and nobody else, when the host starts the match, then it ends by itself."""
-    created, _ = await bot_match(live_server, ["careful", "random", "careful", "random"], [],
-                                 options={"match_length": "short"})
+    created, _ = await bot_match(
+        live_server,
+        ["careful", "random", "careful", "random"],
+        [],
+        options={"match_length": "short"},
+    )
 
     async def over() -> dict | None:
         """The summary once the match is finished."""

@@ -14,8 +14,11 @@ from tests.live.stream_client import stored_events, wait_for
 
 async def time_outs(database_url: str, match_id: str) -> list:
     """The stored SeatTimedOut events of a match."""
-    return [row for row in await stored_events(database_url, match_id)
-            if row["type"] == "seat_timed_out"]
+    return [
+        row
+        for row in await stored_events(database_url, match_id)
+        if row["type"] == "seat_timed_out"
+    ]
 
 
 async def clocked(base: str, seconds: int) -> tuple[str, Player, dict]:

@@ -24,8 +24,9 @@ def test_given_a_person_joining_then_the_event_keeps_its_bytes_from_before_bots(
 
 def test_given_a_match_without_a_clock_then_its_first_event_keeps_its_bytes():
     """Given no turn clock, then MatchCreated encodes exactly as before clocks existed."""
-    created = match.open_match(WICK, seats=2, options={}, practice=False, tournament=None,
-                               label=None, seed_commitment="c")
+    created = match.open_match(
+        WICK, seats=2, options={}, practice=False, tournament=None, label=None, seed_commitment="c"
+    )
     assert b"turn_seconds" not in encode(created)
     clocked = msgspec.structs.replace(created, turn_seconds=30)
     assert encode(clocked).endswith(b',"turn_seconds":30}')
@@ -38,8 +39,11 @@ def test_given_bots_without_names_when_seated_then_they_are_named_and_marked():
     assert state.bots == ("random", None, "careful")
     events = [msgspec.json.decode(encode(e), type=match.MatchEvent) for e in _lobby(state)]
     lines = [line.text for line in seat_log(WICK, events, None)]
-    assert lines[1:4] == ["Bot 1 (bot) took seat 0", "Person 1 took seat 1",
-                          "Bot 2 (bot) took seat 2"]
+    assert lines[1:4] == [
+        "Bot 1 (bot) took seat 0",
+        "Person 1 took seat 1",
+        "Bot 2 (bot) took seat 2",
+    ]
 
 
 def _lobby(state: match.MatchState) -> list:
@@ -52,8 +56,9 @@ def _lobby(state: match.MatchState) -> list:
 
 def test_given_an_unknown_bot_when_seating_it_then_the_message_lists_the_games_bots():
     """Given a bot name the game lacks, then it is refused naming the bots it has."""
-    created = match.open_match(WICK, seats=2, options={}, practice=False, tournament=None,
-                               label=None, seed_commitment="c")
+    created = match.open_match(
+        WICK, seats=2, options={}, practice=False, tournament=None, label=None, seed_commitment="c"
+    )
     lobby = match.evolve(WICK, None, created)
     with pytest.raises(RuleViolation, match="its bots: random, careful"):
         match.decide(WICK, lobby, None, match.JoinSeat(name="", bot="genius"), b"s")
@@ -62,8 +67,16 @@ def test_given_an_unknown_bot_when_seating_it_then_the_message_lists_the_games_b
 def test_given_a_turn_clock_out_of_range_then_the_match_is_refused():
     """Given turn_seconds below 1, then opening the match is refused."""
     with pytest.raises(RuleViolation, match="turn_seconds"):
-        match.open_match(WICK, seats=2, options={}, practice=False, tournament=None, label=None,
-                         seed_commitment="c", turn_seconds=0)
+        match.open_match(
+            WICK,
+            seats=2,
+            options={},
+            practice=False,
+            tournament=None,
+            label=None,
+            seed_commitment="c",
+            turn_seconds=0,
+        )
 
 
 def test_given_the_seat_to_act_when_it_times_out_then_the_time_out_precedes_the_play():
@@ -91,8 +104,10 @@ def test_given_a_bad_time_out_then_it_is_refused(why):
     commands = {
         "not to act": (NotYourTurn, match.TimeOut(seat=1 - seat, action=action)),
         "concede": (RuleViolation, match.TimeOut(seat=seat, action={"type": "concede"})),
-        "illegal": (RuleViolation, match.TimeOut(seat=seat, action={"type": "play",
-                                                                    "card": "hearthflame"})),
+        "illegal": (
+            RuleViolation,
+            match.TimeOut(seat=seat, action={"type": "play", "card": "hearthflame"}),
+        ),
     }
     error, command = commands[why]
     with pytest.raises(error):
@@ -138,8 +153,11 @@ def test_careful_never_plays_the_gale_into_a_known_hearthflame():
 def test_careful_uses_its_lensmaker_note_for_the_lamp_warden_guess():
     """Given a note that seat 2 holds the Ferrywoman, then the Warden names it on seat 2."""
     seen = view(("lamp_warden", "veilkeeper"), notes={2: "ferrywoman"})
-    actions = [PlayCard(card="lamp_warden", target=t, guess=g)
-               for t in (1, 2) for g in ("lensmaker", "gale", "ferrywoman", "hearthflame")]
+    actions = [
+        PlayCard(card="lamp_warden", target=t, guess=g)
+        for t in (1, 2)
+        for g in ("lensmaker", "gale", "ferrywoman", "hearthflame")
+    ]
     actions.append(PlayCard(card="veilkeeper"))
     chosen = {careful(seen, actions, stream(n)) for n in range(40)}
     assert chosen == {PlayCard(card="lamp_warden", target=2, guess="ferrywoman")}
@@ -148,8 +166,11 @@ def test_careful_uses_its_lensmaker_note_for_the_lamp_warden_guess():
 def test_careful_keeps_its_higher_card_when_nothing_is_sure():
     """Given no sure win or loss, then the careful bot plays its lower card."""
     seen = view(("veilkeeper", "lensmaker"))
-    actions = [PlayCard(card="lensmaker", target=1), PlayCard(card="lensmaker", target=2),
-               PlayCard(card="veilkeeper")]
+    actions = [
+        PlayCard(card="lensmaker", target=1),
+        PlayCard(card="lensmaker", target=2),
+        PlayCard(card="veilkeeper"),
+    ]
     assert {careful(seen, actions, stream(n)).card for n in range(40)} == {"lensmaker"}
 
 
@@ -171,11 +192,11 @@ def test_whiteout_road_is_played_to_its_end_by_random_bots_committing_together()
     from domain.whiteout_road.game import GAME as ROAD
 
     seed = seed_of(7)
-    opened = match.open_match(ROAD, seats=3, options={}, practice=False, tournament=None,
-                              label=None, seed_commitment="c")
+    opened = match.open_match(
+        ROAD, seats=3, options={}, practice=False, tournament=None, label=None, seed_commitment="c"
+    )
     state, version, together = match.evolve(ROAD, None, opened), 1, 0
-    for command in [*(match.JoinSeat(name="", bot="random") for _ in range(3)),
-                    match.StartMatch()]:
+    for command in [*(match.JoinSeat(name="", bot="random") for _ in range(3)), match.StartMatch()]:
         events = match.decide(ROAD, state, None, command, seed)
         state, version = match.fold(ROAD, events, state), version + len(events)
     while match.outcome(ROAD, state) is None:

@@ -24,8 +24,9 @@ def store(request: pytest.FixtureRequest) -> EventStore:
 
 def played(card: int) -> NewEvent:
     """A new event."""
-    return NewEvent(type="card_played", data=msgspec.json.encode({"type": "card_played",
-                                                                  "card": card}))
+    return NewEvent(
+        type="card_played", data=msgspec.json.encode({"type": "card_played", "card": card})
+    )
 
 
 async def in_state(store: EventStore, status: str, **summary: Any) -> str:

@@ -42,12 +42,17 @@ async def followed(two_servers, live_database) -> dict[str, Any]:
     play = [p.play_randomly(random.Random(n)) for n, p in enumerate(players)]
     try:
         await asyncio.wait_for(
-            asyncio.gather(ash_follows(), spectator.follow(finished), *play), timeout=240)
+            asyncio.gather(ash_follows(), spectator.follow(finished), *play), timeout=240
+        )
     finally:
         for client in (ash, spectator, *players):
             await client.close()
-    return {"ash": ash, "spectator": spectator, "cut": cut,
-            "events": await stored_events(live_database, match_id)}
+    return {
+        "ash": ash,
+        "spectator": spectator,
+        "cut": cut,
+        "events": await stored_events(live_database, match_id),
+    }
 
 
 def test_a_follower_sees_every_version_once_in_order_across_a_reconnect(followed):
@@ -97,7 +102,6 @@ def _decoded(rows: list[Any]) -> list[Any]:
     return [decoder.decode(row["data"].encode()) for row in rows]
 
 
-
 async def test_a_quiet_stream_beats_and_bad_requests_are_refused_before_streaming(live_server):
     """Given a lobby nobody touches, then its stream sends the lobby, then heartbeats; an unknown
     match is 404 and a token of no seat of the match is 401, before any event is sent."""
@@ -109,6 +113,7 @@ async def test_a_quiet_stream_beats_and_bad_requests_are_refused_before_streamin
     assert [u["version"] for u in quiet.updates] == [1] and quiet.heartbeats >= 2
     async with httpx.AsyncClient(base_url=live_server) as client:
         unknown = await client.get(f"/matches/{uuid.uuid4()}/stream")
-        stranger = await client.get(f"/matches/{created['match_id']}/stream",
-                                    headers={"authorization": "Bearer not-a-seat"})
+        stranger = await client.get(
+            f"/matches/{created['match_id']}/stream", headers={"authorization": "Bearer not-a-seat"}
+        )
     assert (unknown.status_code, stranger.status_code) == (404, 401)

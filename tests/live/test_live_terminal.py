@@ -23,7 +23,10 @@ class Terminal:
         self.master, slave = os.openpty()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "service.cli", "play", *args],
-            stdin=slave, stdout=slave, stderr=slave, close_fds=True,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            close_fds=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         os.close(slave)
@@ -60,14 +63,17 @@ async def test_a_person_plays_a_whole_match_against_bots_from_a_terminal(live_se
             await client.post(f"/matches/{match_id}/seats", json={"bot": bot})
         terminal = Terminal(live_server, "--match", match_id, "--name", "Ash")
         try:
+
             async def seated() -> bool:
                 """Whether the person has taken the last seat."""
                 found = (await client.get(f"/matches/{match_id}")).json()
                 return len(found["players"]) == 3
 
             await wait_for(seated, seconds=60)
-            started = await client.post(f"/matches/{match_id}/start", headers={
-                "authorization": f"Bearer {created['host_token']}"})
+            started = await client.post(
+                f"/matches/{match_id}/start",
+                headers={"authorization": f"Bearer {created['host_token']}"},
+            )
             assert started.status_code == 200, started.text
             output, moves = play_through(terminal)
         finally:

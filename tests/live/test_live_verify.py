@@ -22,15 +22,19 @@ async def test_a_match_of_bots_and_time_outs_exports_and_verifies_clean():
     store = MemoryStore()
     service = MatchService(store)
     runner = BotRunner(service, bot_delay=0)
-    created = await service.create(schemas.CreateMatch(
-        game="wick-and-ember", seats=3, options={"ember_target": 2}, turn_seconds=60))
+    created = await service.create(
+        schemas.CreateMatch(
+            game="wick-and-ember", seats=3, options={"ember_target": 2}, turn_seconds=60
+        )
+    )
     match_id = created.match_id
     for body in ({"bot": "careful"}, {"bot": "random"}, {"name": "Ash"}):
         await service.join(match_id, msgspec.convert(body, schemas.JoinSeat))
     await service.start(match_id, created.host_token)
     while (loaded := await service.cache.load(match_id)).row.status != "finished":
         due = next_due(loaded, bot_delay=0) or Due(
-            at=datetime.now(UTC), seats=loaded.game.to_act(loaded.state.game), kind="clock")
+            at=datetime.now(UTC), seats=loaded.game.to_act(loaded.state.game), kind="clock"
+        )
         assert await runner.act(loaded, due)
     report = await ExportService(store).verification(match_id)
     document = decode_export(await ExportService(store).export(match_id))
