@@ -8,7 +8,7 @@ from typing import Any
 from domain.core import bots, match
 from domain.games import GAMES
 from domain.wick_ember.cards import composition
-from domain.wick_ember.observer import NoteView, SeatView, View
+from domain.wick_ember.observer import NoteView, SeatView
 
 WICK = GAMES["wick-and-ember"]
 
@@ -61,10 +61,10 @@ def play_out(kinds: list[str | None], seed: bytes) -> match.MatchState:
     return state
 
 
-def view(hand: tuple[str, ...], notes: dict[int, str] | None = None, seats: int = 3) -> View:
+def view(hand: tuple[str, ...], notes: dict[int, str] | None = None, seats: int = 3) -> Any:
     """Seat 0's view of a fresh round: its hand, its notes on other seats, a full counter."""
     counter = dict(composition("standard"))
-    return View(
+    return WICK.View(
         you=0,
         round=1,
         ember_target=5,
