@@ -45,24 +45,25 @@ async def fresh_database(server_url: str, template: str, prefix: str) -> tuple[s
     return name, await create_database(server_url, name, template=template)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 async def server_database(postgres_server_url: str, template_database: str) -> AsyncIterator[str]:
-    """A migrated database shared by one test module's servers."""
+    """A migrated database shared by the reliability tests' servers (each test has its own
+    matches)."""
     name, url = await fresh_database(postgres_server_url, template_database, "rel")
     yield url
     await drop_database(postgres_server_url, name)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(server_database: str) -> Iterator[Server]:
-    """A real `hearthlog serve` process for one test module."""
+    """A real `hearthlog serve` process, shared by the reliability tests."""
     running = launch(server_database)
     yield running
     stop(running)
     running.output.unlink(missing_ok=True)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def second_server(server_database: str) -> Iterator[Server]:
     """A second server process on the same database as ``server``."""
     running = launch(server_database)

@@ -47,6 +47,7 @@ class Table:
     spectators: list[httpx.AsyncClient]
     rng: random.Random
     sent: Counter = field(default_factory=Counter)
+    host_token: str = ""
     moves: int = 0
     finished: bool = False
 
@@ -88,7 +89,7 @@ async def open_table(bases: list[str], seats: int, rng: random.Random, **body: A
                for t in tokens]
     spectators = [httpx.AsyncClient(base_url=b, timeout=TIMEOUT, event_hooks=hooks)
                   for b in bases]
-    return Table(match_id, tokens, clients, spectators, rng, sent)
+    return Table(match_id, tokens, clients, spectators, rng, sent, created["host_token"])
 
 
 async def play(table: Table, ledger: Ledger, deadline: float) -> bool:

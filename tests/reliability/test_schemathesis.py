@@ -15,6 +15,7 @@ import random
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -22,6 +23,7 @@ import pytest
 
 from service.cli import OPENAPI_PATH
 from tests.reliability.logcheck import log_problems
+from tests.reliability.servers import Server, launch, stop
 from tests.reliability.tables import open_table
 
 pytestmark = pytest.mark.slow
@@ -49,6 +51,15 @@ checks.negative_data_rejection.enabled = false
 """
 
 
+@pytest.fixture(scope="module")
+def lone_server(server_database: str) -> Iterator[Server]:
+    """A server of its own: the fuzzer's odd paths stay out of the other tests' logs."""
+    running = launch(server_database)
+    yield running
+    stop(running)
+    running.output.unlink(missing_ok=True)
+
+
 async def lobby(server: str) -> str:
     """A match still waiting for its seats."""
     async with httpx.AsyncClient(base_url=server) as client:
@@ -67,10 +78,11 @@ def fuzz(server: str, config: Path, work: Path) -> subprocess.CompletedProcess:
 
 
 async def test_generated_requests_get_no_5xx_and_answers_match_the_document(
-    server, tmp_path, figures
+    lone_server, tmp_path, figures
 ):
     """Given thousands of requests generated from the document (valid and invalid), then no
     answer is a 5xx and every answer matches the documented status, content type and schema."""
+    server = lone_server
     table = await open_table([server], 2, random.Random(3))
     config = tmp_path / "schemathesis.toml"
     config.write_text(CONFIG.format(token=table.tokens[0], playing=table.match_id,
