@@ -11,10 +11,10 @@ from collections import Counter
 from domain.core.rng import Stream
 from domain.wick_ember.cards import GALE, GUESSES, HEARTHFLAME, LAMP_WARDEN, RANKS, SOOTSWEEP
 from domain.wick_ember.commands import PlayCard
-from domain.wick_ember.observer import View
+from domain.wick_ember.observer import WickEmberView
 
 
-def careful(view: View, actions: list[PlayCard], stream: Stream) -> PlayCard:
+def careful(view: WickEmberView, actions: list[PlayCard], stream: Stream) -> PlayCard:
     """A sure win if there is one; else no sure loss, the higher card kept, Wardens guess well."""
     wins = [play for play in actions if sure_win(view, play)]
     if wins:
@@ -25,27 +25,27 @@ def careful(view: View, actions: list[PlayCard], stream: Stream) -> PlayCard:
     return stream.choice([play for play in guessed if RANKS[kept(view, play)] == best])
 
 
-def unseen(view: View) -> Counter[str]:
+def unseen(view: WickEmberView) -> Counter[str]:
     """Copies of each card this seat cannot place: the card counter minus its own hand."""
     left = Counter(view.counter)
     left.subtract(view.hand)
     return +left
 
 
-def possible(view: View, target: int) -> set[str]:
+def possible(view: WickEmberView, target: int) -> set[str]:
     """What the target may hold: the card a Lensmaker note shows, else any card not yet placed."""
     noted = {note.card for note in view.notes if note.seat == target}
     return noted or set(unseen(view))
 
 
-def kept(view: View, play: PlayCard) -> str:
+def kept(view: WickEmberView, play: PlayCard) -> str:
     """The card left in hand once the play is made."""
     hand = list(view.hand)
     hand.remove(play.card)
     return hand[0]
 
 
-def sure_loss(view: View, play: PlayCard) -> bool:
+def sure_loss(view: WickEmberView, play: PlayCard) -> bool:
     """A Gale whose kept card is lower than anything the target may hold snuffs its player."""
     if play.card != GALE or play.target is None:
         return False
@@ -53,7 +53,7 @@ def sure_loss(view: View, play: PlayCard) -> bool:
     return bool(theirs) and all(RANKS[card] > RANKS[kept(view, play)] for card in theirs)
 
 
-def sure_win(view: View, play: PlayCard) -> bool:
+def sure_win(view: WickEmberView, play: PlayCard) -> bool:
     """A play that snuffs its target whatever the target holds."""
     if play.target is None:
         return False
@@ -65,14 +65,14 @@ def sure_win(view: View, play: PlayCard) -> bool:
     return play.card == SOOTSWEEP and theirs == {HEARTHFLAME}
 
 
-def good_guess(view: View, play: PlayCard) -> bool:
+def good_guess(view: WickEmberView, play: PlayCard) -> bool:
     """Not a Warden's guess, or a guess of a card the target most likely holds."""
     if play.card != LAMP_WARDEN or play.target is None:
         return True
     return play.guess in likeliest(view, play.target)
 
 
-def likeliest(view: View, target: int) -> set[str]:
+def likeliest(view: WickEmberView, target: int) -> set[str]:
     """The guessable cards with the most copies the target might hold."""
     left, theirs = unseen(view), possible(view, target)
     odds = {card: left[card] for card in GUESSES if card in theirs and left[card] > 0}

@@ -25,7 +25,7 @@ class WickEmber:
     Options: type[msgspec.Struct] = options.Options
     Command: Any = commands.Command
     Event: Any = events.Event
-    View: type[msgspec.Struct] = observer.View
+    View: type[msgspec.Struct] = observer.WickEmberView
 
     def check_options(self, opts: options.Options, seats: int, practice: bool) -> None:
         """W1, W2 and the practice script: raise RuleViolation when the options do not fit."""
@@ -51,7 +51,7 @@ class WickEmber:
         """The seat whose turn it is."""
         return to_act(state)
 
-    def observe(self, state: State, seat: int | None) -> observer.View:
+    def observe(self, state: State, seat: int | None) -> observer.WickEmberView:
         """What a seat (or a spectator, for None) may see."""
         return observer.observe(state, seat)
 

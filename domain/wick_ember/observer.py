@@ -53,7 +53,7 @@ class ResultView(msgspec.Struct, frozen=True, kw_only=True):
     dawn: tuple[DawnView, ...]
 
 
-class View(msgspec.Struct, frozen=True, kw_only=True):
+class WickEmberView(msgspec.Struct, tag="wick-and-ember", frozen=True, kw_only=True):
     """The table from one seat (``you``) or from the gallery (``you`` is None)."""
 
     you: int | None
@@ -74,10 +74,10 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     legal_actions: tuple[PlayCard, ...]
 
 
-def observe(state: State, seat: int | None) -> View:
+def observe(state: State, seat: int | None) -> WickEmberView:
     """The view of one seat (None for a spectator)."""
     current = state.round
-    return View(
+    return WickEmberView(
         you=seat,
         round=current.number if current else 0,
         ember_target=state.night.ember_target,

@@ -15,7 +15,7 @@ from domain.games import GAMES
 from projections.log import LogLine
 
 # What a seat sees of the table: the View of the match's game (one per game in the catalogue).
-Board = functools.reduce(operator.or_, [game.View for game in GAMES.values()])
+Board = functools.reduce(operator.or_, [GAMES[game_id].View for game_id in sorted(GAMES)])
 # Text is stored in Postgres, which cannot hold a NUL character: refused here with a 400.
 NO_NUL = r"^[^\x00]*$"
 Name = Annotated[

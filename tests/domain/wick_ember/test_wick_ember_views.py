@@ -8,7 +8,7 @@ from wick_ember_support import Table, stacked
 
 from domain.wick_ember import GAME
 from domain.wick_ember.commands import PlayCard
-from domain.wick_ember.observer import SeatView, View
+from domain.wick_ember.observer import SeatView, WickEmberView
 
 WARDEN_ROUND = stacked("moth_duchess", ("lamp_warden", "gale", "lensmaker"), ("veilkeeper",))
 
@@ -20,7 +20,7 @@ def fields(kind: type) -> list[str]:
 
 def test_w16_the_view_has_exactly_these_fields_and_a_seat_entry_holds_no_hand():
     """W16: the surface a viewer gets; the deck is only a size, other seats only a card count."""
-    assert fields(View) == [
+    assert fields(WickEmberView) == [
         "you",
         "round",
         "ember_target",

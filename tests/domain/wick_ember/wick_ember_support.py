@@ -14,7 +14,7 @@ from domain.wick_ember import GAME
 from domain.wick_ember.cards import NAMES, composition, name_of
 from domain.wick_ember.commands import PlayCard
 from domain.wick_ember.events import Event
-from domain.wick_ember.observer import View
+from domain.wick_ember.observer import WickEmberView
 from domain.wick_ember.options import Options
 from domain.wick_ember.state import State
 
@@ -96,7 +96,7 @@ class Table:
         """A seat's hidden cards by name, as its own view shows them."""
         return list(self.view(seat).hand)
 
-    def view(self, seat: int | None) -> View:
+    def view(self, seat: int | None) -> WickEmberView:
         """What a seat (or a spectator) sees now."""
         return GAME.observe(self.state, seat)
 
