@@ -1,7 +1,9 @@
-"""Loading a match: its cached state if current, else the fold of its stored events."""
+"""Loading a match: its cached state if current, else the fold of its events (from a snapshot)."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections import OrderedDict
 from typing import Any
 
@@ -11,8 +13,11 @@ from domain.core import match
 from domain.core.codec import event_decoder
 from domain.core.decider import Game
 from domain.games import GAMES
+from service import snapshots
 from service.errors import ServiceError, not_found
 from service.store import MatchRow
+
+log = logging.getLogger("hearthlog.loading")
 
 
 class Loaded(msgspec.Struct, frozen=True, kw_only=True):
@@ -33,12 +38,17 @@ def game_of(game_id: str) -> Game:
 
 
 class StateCache:
-    """Folded states by match id, least recently used first out; only ever a cache."""
+    """Folded states by match id, least recently used first out; only ever a cache.
+
+    A long match is folded from its latest usable snapshot (service.snapshots), and a snapshot
+    is written in the background each time a remembered state passes a snapshot point.
+    """
 
     def __init__(self, store: Any, capacity: int = 2048) -> None:
         self._store = store
         self._capacity = capacity
-        self._states: OrderedDict[str, tuple[int, match.MatchState]] = OrderedDict()
+        self._states: OrderedDict[str, tuple[int, match.MatchState, int]] = OrderedDict()
+        self._writes: set[asyncio.Task[None]] = set()
 
     async def load(self, match_id: str) -> Loaded:
         """The match at its latest stored version."""
@@ -52,22 +62,67 @@ class StateCache:
                 f"this match was played under {row.game} rules version {row.rules_version}; "
                 f"this server plays version {game.rules_version} and will not re-rule it",
             )
-        version, state = self._states.get(match_id, (0, None))
+        version, state, snapped = self._states.get(match_id, (0, None, 0))
         if version > row.version:
             version, state = 0, None
         if version < row.version:
-            events = await self._store.load(match_id, after=version)
-            state = match.fold(game, decode_events(game, events), state)
-            version = events[-1].version if events else version
+            version, state, snapped = await self._catch_up(
+                match_id, game, version, state, row.version
+            )
+            self._states[match_id] = (version, state, snapped)
         self.remember(match_id, version, state)
         return Loaded(row=row, game=game, state=state, version=version)
 
+    async def _catch_up(
+        self, match_id: str, game: Game, version: int, state: Any, head: int
+    ) -> tuple[int, Any, int]:
+        """Fold the events after ``version``; from a usable snapshot when far behind."""
+        snapped, events = 0, None
+        if head - version > snapshots.EVERY:
+            restored = await self._restore(match_id, version)
+            if restored is not None:
+                version, state, events = restored
+                snapped = version
+        if events is None:
+            events = await self._store.load(match_id, after=version)
+        state = match.fold(game, decode_events(game, events), state)
+        return (events[-1].version if events else version), state, snapped
+
+    async def _restore(self, match_id: str, version: int) -> tuple[int, Any, list[Any]] | None:
+        """The latest snapshot's version, state and the events after it, if it may be used."""
+        snapshot = await self._store.latest_snapshot(match_id)
+        if snapshot is None or snapshot.version <= version:
+            return None
+        events = await self._store.load(match_id, after=snapshot.version - 1)
+        state = snapshots.restore(snapshot, events[0] if events else None)
+        return None if state is None else (snapshot.version, state, events[1:])
+
     def remember(self, match_id: str, version: int, state: match.MatchState) -> None:
         """Keep a state known to be the fold of the first ``version`` events."""
-        self._states[match_id] = (version, state)
+        snapped = self._states.get(match_id, (0, None, 0))[2]
+        if snapshots.due(snapped, version):
+            self._snapshot(match_id, version, state)
+            snapped = version
+        self._states[match_id] = (version, state, snapped)
         self._states.move_to_end(match_id)
         while len(self._states) > self._capacity:
             self._states.popitem(last=False)
+
+    def _snapshot(self, match_id: str, version: int, state: match.MatchState) -> None:
+        """Write a snapshot of the state in the background; a failure costs only speed."""
+        data = snapshots.encode(state)
+        if data is None:
+            return
+        task = asyncio.get_running_loop().create_task(self._save(match_id, version, data))
+        self._writes.add(task)
+        task.add_done_callback(self._writes.discard)
+
+    async def _save(self, match_id: str, version: int, data: bytes) -> None:
+        """Store one snapshot."""
+        try:
+            await self._store.save_snapshot(match_id, version, snapshots.fingerprint(), data)
+        except Exception as error:  # whatever went wrong, a snapshot is only ever a cache
+            log.warning("no snapshot of match %s at version %d: %r", match_id, version, error)
 
 
 def decode_events(game: Game, stored: list[Any]) -> list[Any]:

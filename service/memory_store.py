@@ -10,6 +10,7 @@ from typing import Any
 import msgspec
 
 from domain.core.chain import GENESIS
+from service.snapshots import Snapshot, checksum
 from service.store import (
     CommandRecord,
     DuplicateCommand,
@@ -39,6 +40,7 @@ class _Match:
     events: list[StoredEvent] = field(default_factory=list)
     tokens: dict[int, bytes] = field(default_factory=dict)
     commands: dict[str, CommandRecord] = field(default_factory=dict)
+    snapshot: Snapshot | None = None
 
 
 class MemoryStore:
@@ -224,6 +226,24 @@ class MemoryStore:
         now = datetime.now(UTC)
         rows = sorted((m.row for m in self._matches.values()), key=lambda row: row.updated_at)
         return [row.match_id for row in rows if is_due(row, bot_delay, now)][:limit]
+
+    async def save_snapshot(
+        self, match_id: str, version: int, fingerprint: str, state: bytes
+    ) -> None:
+        """Keep the fold of the first ``version`` events with that event's hash, unless newer."""
+        found = self._find(match_id)
+        if found is None or not 0 < version <= len(found.events):
+            return
+        held = found.snapshot
+        if held is None or held.version < version or held.fingerprint != fingerprint:
+            hash_ = found.events[version - 1].hash
+            found.snapshot = Snapshot(version=version, hash=hash_, fingerprint=fingerprint,
+                                      state=state, checksum=checksum(fingerprint, hash_, state))
+
+    async def latest_snapshot(self, match_id: str) -> Snapshot | None:
+        """The match's latest snapshot, or None."""
+        found = self._find(match_id)
+        return None if found is None else found.snapshot
 
 
 def _check_unique(

@@ -21,6 +21,8 @@ import msgspec
 
 from domain.core.chain import GENESIS, link
 from service import pg_append
+from service.lru import Lru
+from service.snapshots import Snapshot
 
 
 class NewEvent(msgspec.Struct, frozen=True, kw_only=True):
@@ -190,6 +192,12 @@ class EventStore(Protocol):
 
     async def due_matches(self, *, bot_delay: float, limit: int = 100) -> list[str]: ...
 
+    async def save_snapshot(
+        self, match_id: str, version: int, fingerprint: str, state: bytes
+    ) -> None: ...
+
+    async def latest_snapshot(self, match_id: str) -> Snapshot | None: ...
+
 
 def match_uuid(match_id: str) -> uuid.UUID | None:
     """The match id as a UUID, or None when it is not one (so no match can have it)."""
@@ -269,6 +277,20 @@ WHERE status = 'playing' AND (
 ORDER BY updated_at LIMIT $2
 """
 
+# The hash comes from the event itself, so a snapshot is always paired with its history.
+_SAVE_SNAPSHOT = """
+INSERT INTO snapshots AS s (match_id, version, hash, fingerprint, state, checksum)
+SELECT e.match_id, e.version, e.hash, $3, $4, sha256(convert_to($3, 'UTF8') || e.hash || $4)
+FROM events e WHERE e.match_id = $1 AND e.version = $2
+ON CONFLICT (match_id) DO UPDATE SET version = excluded.version, hash = excluded.hash,
+    fingerprint = excluded.fingerprint, state = excluded.state, checksum = excluded.checksum,
+    taken_at = now()
+WHERE s.version < excluded.version OR s.fingerprint <> excluded.fingerprint
+"""
+
+_LATEST_SNAPSHOT = """SELECT version, hash, fingerprint, state, checksum FROM snapshots
+    WHERE match_id = $1"""
+
 _FINISHED_WHERE = """status = 'finished'
     AND ($1::text IS NULL OR tournament = $1) AND ($2::text IS NULL OR game = $2)
     AND ($3::timestamptz IS NULL OR finished_at >= $3)
@@ -298,6 +320,7 @@ class PostgresStore:
     def __init__(self, pool: asyncpg.Pool) -> None:
         self.pool = pool
         self.heads = pg_append.Heads()
+        self.seats = Lru(20_000)
         self.announcer = pg_append.Announcer(pool, CHANNEL)
 
     async def create_match(
@@ -464,12 +487,18 @@ class PostgresStore:
         return None if row is None else CommandRecord(**dict(row))
 
     async def seat_for_token(self, match_id: str, token_hash: bytes) -> int | None:
-        """The seat holding this token hash, or None."""
-        return await self._value(
-            "SELECT seat FROM seat_tokens WHERE match_id = $1 AND token_hash = $2",
-            match_id,
-            token_hash,
-        )
+        """The seat holding this token hash, or None; kept once found (a token never changes)."""
+        key = (match_uuid(match_id), token_hash)
+        seat = self.seats.get(key)
+        if seat is None:
+            seat = await self._value(
+                "SELECT seat FROM seat_tokens WHERE match_id = $1 AND token_hash = $2",
+                match_id,
+                token_hash,
+            )
+            if seat is not None:
+                self.seats.put(key, seat)
+        return seat
 
     async def host_token_hash(self, match_id: str) -> bytes | None:
         """The host token's hash, or None."""
@@ -485,6 +514,19 @@ class PostgresStore:
         """Matches in play where a bot is to act or a turn clock ran out; see ``is_due``."""
         rows = await self.pool.fetch(_DUE, bot_delay, limit)
         return [str(row["match_id"]) for row in rows]
+
+    async def save_snapshot(
+        self, match_id: str, version: int, fingerprint: str, state: bytes
+    ) -> None:
+        """Keep the fold of the first ``version`` events with that event's hash, unless newer."""
+        key = _require_uuid(match_id)
+        await self.pool.execute(_SAVE_SNAPSHOT, key, version, fingerprint, state)
+
+    async def latest_snapshot(self, match_id: str) -> Snapshot | None:
+        """The match's latest snapshot, or None."""
+        key = match_uuid(match_id)
+        row = None if key is None else await self.pool.fetchrow(_LATEST_SNAPSHOT, key)
+        return None if row is None else Snapshot(**dict(row))
 
     async def finished_matches(
         self, filters: ExportFilter, *, events: bool = True

@@ -1,0 +1,158 @@
+"""Snapshots: a cache of the fold of a match's events, used only while it provably sums them up."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import msgspec
+import pytest
+
+from domain.core import match
+from domain.games import GAMES
+from service import snapshots
+from service.loading import StateCache, decode_events
+from service.memory_store import MemoryStore
+from service.store import EventStore, NewEvent, PostgresStore, StoredEvent
+from tests.replay.random_matches import play
+
+GAME = GAMES["wick-and-ember"]
+EVERY = 20
+
+
+@pytest.fixture(params=["memory", "postgres"])
+def store(request: pytest.FixtureRequest) -> EventStore:
+    """Each backend in turn; the Postgres one gets a fresh migrated database."""
+    if request.param == "memory":
+        return MemoryStore()
+    return PostgresStore(request.getfixturevalue("pool"))
+
+
+@pytest.fixture(autouse=True)
+def small_interval(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A snapshot every 20 events, so short random matches have several."""
+    monkeypatch.setattr(snapshots, "EVERY", EVERY)
+
+
+class Counting:
+    """A store that counts the events it hands out."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store, self.events_read = store, 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+    async def load(self, match_id: str, after: int = 0, upto: int | None = None) -> list[Any]:
+        events = await self.store.load(match_id, after, upto)
+        self.events_read += len(events)
+        return events
+
+
+async def stored_match(store: EventStore, index: int = 19) -> tuple[str, list[StoredEvent]]:
+    """A random finished match written through the store, one event per append."""
+    played = play(index)
+    first, *rest = [NewEvent(type=e.type, data=e.data, metadata=e.metadata) for e in played.events]
+    await store.create_match(played.match_id, game=GAME.id, rules_version=GAME.rules_version,
+                             seats=6, practice=False, tournament=None, label=None,
+                             seed_commitment="c", server_seed=played.server_seed,
+                             host_token_hash=None, first=first, summary={})
+    for version, event in enumerate(rest, start=1):
+        await store.append(played.match_id, version, [event], status="playing", summary={})
+    return played.match_id, played.events
+
+
+def folded(events: list[StoredEvent]) -> match.MatchState:
+    """The plain fold of every event: the truth a snapshot must agree with."""
+    return match.fold(GAME, decode_events(GAME, events))
+
+
+async def settle(cache: StateCache) -> None:
+    """Let the cache's background snapshot writes finish."""
+    await asyncio.gather(*cache._writes)
+
+
+def test_every_state_of_a_match_survives_the_snapshot_encoding() -> None:
+    events = play(39).events
+    for version in range(1, len(events) + 1):
+        state = folded(events[:version])
+
+        assert snapshots.decode(snapshots.encode(state) or b"") == state
+
+
+async def test_a_cold_load_starts_from_the_snapshot_and_equals_the_full_fold(
+    store: EventStore,
+) -> None:
+    match_id, events = await stored_match(store)
+    warm = StateCache(store)
+    await warm.load(match_id)
+    await settle(warm)
+    counting = Counting(store)
+
+    loaded = await StateCache(counting).load(match_id)
+
+    assert loaded.state == folded(events) and loaded.version == len(events)
+    assert counting.events_read <= EVERY + 1
+
+
+async def test_a_snapshot_is_written_as_play_passes_each_snapshot_point(
+    store: EventStore,
+) -> None:
+    match_id, events = await stored_match(store)
+    cache = StateCache(store)
+    for version in range(1, 3 * EVERY + 5):
+        cache.remember(match_id, version, folded(events[:version]))
+    await settle(cache)
+
+    snapshot = await store.latest_snapshot(match_id)
+
+    assert snapshot is not None and snapshot.version == 3 * EVERY
+    assert snapshot.hash == events[3 * EVERY - 1].hash
+    assert snapshots.decode(snapshot.state) == folded(events[: 3 * EVERY])
+
+
+async def test_an_older_snapshot_never_replaces_a_newer_one(store: EventStore) -> None:
+    match_id, events = await stored_match(store)
+    for version in (40, 20):
+        state = snapshots.encode(folded(events[:version]))
+        assert state is not None
+        await store.save_snapshot(match_id, version, snapshots.fingerprint(), state)
+
+    snapshot = await store.latest_snapshot(match_id)
+
+    assert snapshot is not None and snapshot.version == 40
+
+
+@pytest.mark.parametrize("flaw", ["hash", "fingerprint", "checksum", "bytes"])
+async def test_a_snapshot_that_does_not_provably_summarise_the_events_is_ignored(
+    store: EventStore, flaw: str
+) -> None:
+    match_id, events = await stored_match(store)
+    wrong = snapshots.encode(folded(events[:5]))
+    assert wrong is not None
+    await store.save_snapshot(match_id, 40, snapshots.fingerprint(), wrong)
+    snapshot = await store.latest_snapshot(match_id)
+    assert snapshot is not None
+    changes: dict[str, Any] = {
+        "hash": {"hash": bytes(32)},
+        "fingerprint": {"fingerprint": "older code"},
+        "checksum": {"checksum": bytes(32)},
+        "bytes": {"state": b"\x93garbage"},
+    }[flaw]
+    flawed = msgspec.structs.replace(snapshot, **changes)
+
+    assert snapshots.restore(flawed, events[39]) is None
+
+
+async def test_a_snapshot_pointing_at_other_history_leaves_the_load_to_the_events(
+    store: EventStore,
+) -> None:
+    match_id, events = await stored_match(store)
+    _, other = await stored_match(store, index=9)
+    wrong = snapshots.encode(folded(other[:40]))
+    assert wrong is not None
+    await store.save_snapshot(match_id, 40, "older code", wrong)
+
+    loaded = await StateCache(store).load(match_id)
+
+    assert loaded.state == folded(events)
