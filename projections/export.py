@@ -24,10 +24,11 @@ Time = Annotated[datetime, Meta(extra_json_schema={"format": "date-time"})]
 
 
 class Player(msgspec.Struct, frozen=True, kw_only=True):
-    """A seat and the name its player took."""
+    """A seat, the name its player took, and the server-side bot playing it, if any."""
 
     seat: int
     name: str
+    bot: str | None = None
 
 
 class Result(msgspec.Struct, frozen=True, kw_only=True):
@@ -120,7 +121,7 @@ def build_export(
         rules_version=created.rules_version,
         options=created.options,
         seats=created.seats,
-        players=[Player(seat=i, name=name) for i, name in enumerate(summary["names"])],
+        players=players(summary),
         practice=created.practice,
         tournament=created.tournament,
         label=created.label,
@@ -161,6 +162,15 @@ def decode_export(text: bytes | str) -> MatchExport:
     return _decoder.decode(text)
 
 
+def players(summary: dict[str, Any]) -> list[Player]:
+    """The seats in order, each with its name and its bot (None for a person)."""
+    bots = summary.get("bots") or []
+    return [
+        Player(seat=seat, name=name, bot=bots[seat] if seat < len(bots) else None)
+        for seat, name in enumerate(summary["names"])
+    ]
+
+
 CSV_COLUMNS = (
     "match_id",
     "game",
@@ -171,6 +181,7 @@ CSV_COLUMNS = (
     "score",
     "finished_at",
     "head_hash",
+    "bot",
 )
 
 
@@ -191,14 +202,15 @@ def csv_rows(
             match_id,
             game,
             tournament or "",
-            seat,
-            name,
-            result["placements"][seat],
-            result["scores"][seat],
+            player.seat,
+            player.name,
+            result["placements"][player.seat],
+            result["scores"][player.seat],
             when,
             head_hash.hex(),
+            player.bot or "",
         ]
-        for seat, name in enumerate(summary["names"])
+        for player in players(summary)
     ]
 
 

@@ -305,8 +305,9 @@ def _command(game: Game, event: Event, version: int) -> tuple[int | None, Any]:
 def _check_header(game: Game, document: MatchExport, state: Any, head: bytes) -> None:
     """The header's players, client seeds, result and head hash agree with the replay."""
     header = document.header
-    names = [(p.seat, p.name) for p in header.players]
-    _same("header", "players", list(enumerate(state.names)), names)
+    names = [(p.seat, p.name, p.bot) for p in header.players]
+    replayed = [(seat, name, match.bot_of(state, seat)) for seat, name in enumerate(state.names)]
+    _same("header", "players", replayed, names)
     _same("header", "client seeds", list(state.client_seeds), header.client_seeds)
     _same("header", "head hash", head.hex(), header.head_hash)
     _same("header", "event count", len(document.events), header.version)

@@ -66,7 +66,7 @@ def test_filters_and_csv_apply_from_the_command_line(filled, tmp_path):
 
     rows = out.read_text().splitlines()
     expected = sum(2 + i % 5 for i in range(40) if i % 2)
-    assert rows[0] == "match_id,game,tournament,seat,name,placement,score,finished_at,head_hash"
+    assert rows[0] == "match_id,game,tournament,seat,name,placement,score,finished_at,head_hash,bot"
     assert len(rows) == 1 + expected and all(",spring," in row for row in rows[1:])
 
 

@@ -263,3 +263,25 @@ def test_given_an_unknown_export_format_version_then_it_is_refused():
     problem = verify(tampered(change)).problem
 
     assert problem is not None and problem.check == "format" and "99" in problem.message
+
+
+def bot_index() -> int:
+    """A random match in which some seat was played by a server-side bot."""
+    return next(i for i in range(100) if any(p["bot"] for p in document(i)["header"]["players"]))
+
+
+def test_given_a_bot_seat_then_the_header_marks_it_and_the_marker_is_verified():
+    """Given a match with a bot seat, then its header names the bot; passing the bot off as a
+    person in the header is refused."""
+    index = bot_index()
+    players = document(index)["header"]["players"]
+    assert {p["bot"] for p in players} - {None} == {"random"}
+    assert verify(tampered(lambda doc: None, index)).ok
+
+    def hide_the_bot(doc: dict[str, Any]) -> None:
+        for player in doc["header"]["players"]:
+            player["bot"] = None
+
+    problem = verify(tampered(hide_the_bot, index)).problem
+
+    assert problem is not None and problem.check == "header" and "players" in problem.message
