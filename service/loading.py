@@ -37,6 +37,15 @@ def game_of(game_id: str) -> Game:
     return game
 
 
+class _Entry(msgspec.Struct, kw_only=True):
+    """One cached match: its state at ``version``, the last snapshot point, its row."""
+
+    version: int
+    state: Any
+    snapped: int = 0
+    row: MatchRow | None = None
+
+
 class StateCache:
     """Folded states by match id, least recently used first out; only ever a cache.
 
@@ -47,7 +56,7 @@ class StateCache:
     def __init__(self, store: Any, capacity: int = 2048) -> None:
         self._store = store
         self._capacity = capacity
-        self._states: OrderedDict[str, tuple[int, match.MatchState, int]] = OrderedDict()
+        self._states: OrderedDict[str, _Entry] = OrderedDict()
         self._writes: set[asyncio.Task[None]] = set()
 
     async def load(self, match_id: str) -> Loaded:
@@ -62,16 +71,26 @@ class StateCache:
                 f"this match was played under {row.game} rules version {row.rules_version}; "
                 f"this server plays version {game.rules_version} and will not re-rule it",
             )
-        version, state, snapped = self._states.get(match_id, (0, None, 0))
+        entry = self._states.get(match_id) or _Entry(version=0, state=None)
+        version, state = entry.version, entry.state
         if version > row.version:
             version, state = 0, None
         if version < row.version:
-            version, state, snapped = await self._catch_up(
+            version, state, entry.snapped = await self._catch_up(
                 match_id, game, version, state, row.version
             )
-            self._states[match_id] = (version, state, snapped)
+        entry.row = row
+        self._states[match_id] = entry
         self.remember(match_id, version, state)
         return Loaded(row=row, game=game, state=state, version=version)
+
+    def known(self, match_id: str) -> Loaded | None:
+        """The match as this process last knew it, without asking the store: maybe not current."""
+        entry = self._states.get(match_id)
+        if entry is None or entry.row is None:
+            return None
+        game = game_of(entry.row.game)
+        return Loaded(row=entry.row, game=game, state=entry.state, version=entry.version)
 
     async def _catch_up(
         self, match_id: str, game: Game, version: int, state: Any, head: int
@@ -99,11 +118,12 @@ class StateCache:
 
     def remember(self, match_id: str, version: int, state: match.MatchState) -> None:
         """Keep a state known to be the fold of the first ``version`` events."""
-        snapped = self._states.get(match_id, (0, None, 0))[2]
-        if snapshots.due(snapped, version):
+        entry = self._states.get(match_id) or _Entry(version=0, state=None)
+        if snapshots.due(entry.snapped, version):
             self._snapshot(match_id, version, state)
-            snapped = version
-        self._states[match_id] = (version, state, snapped)
+            entry.snapped = version
+        entry.version, entry.state = version, state
+        self._states[match_id] = entry
         self._states.move_to_end(match_id)
         while len(self._states) > self._capacity:
             self._states.popitem(last=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
 import uuid
@@ -133,20 +134,16 @@ class MatchService:
         """Play a command for the caller's seat; a repeated command_id gets the first answer."""
         seat = await self._seat(match_id, token)
         mid = parse_id(match_id)
-        if body.command_id is not None:
-            earlier = await self._earlier(mid, body.command_id, seat)
-            if earlier is not None:
-                return earlier
-        loaded = await self.cache.load(mid)
+        loaded = self.cache.known(mid) or await self.cache.load(mid)
         command = views.decode_command(loaded.game, body.command)
         try:
             done = await self._apply(
                 mid, seat, command, command_id=body.command_id, expected=body.expected_version
             )
         except (DuplicateCommand, ServiceError):
-            # A copy of this command (same id) may have won the race, here or on another
-            # server: then this copy is refused (a clash, not your turn) but the first answer
-            # stands, and it is what a retry must get.
+            # A copy of this command (same id) may have been played before, or won the race,
+            # here or on another server: then this copy is refused (a clash, not your turn, a
+            # duplicate id) but the first answer stands, and it is what a retry must get.
             earlier = await self._earlier(mid, body.command_id, seat) if body.command_id else None
             if earlier is None:
                 raise
@@ -194,47 +191,67 @@ class MatchService:
         expected: int | None = None,
         token_hash: bytes | None = None,
     ) -> Outcome:
-        """Decide and append; on a version clash, decide again on the new state (bounded)."""
+        """Decide and append; on a version clash, decide again on the new state (bounded).
+
+        The first try decides on the state this process last knew, without asking the database:
+        the append's version check proves it current, and a refusal (a clash, a rule) is only
+        ever given after deciding again on a freshly loaded state.
+        """
         mid = parse_id(match_id)
+        attempt = {"seat": seat, "command": command, "command_id": command_id,
+                   "expected": expected, "token_hash": token_hash}
+        known = self.cache.known(mid)
+        if known is not None:
+            with contextlib.suppress(ServiceError, VersionConflict):
+                return await self._attempt(known, **attempt)
         for _ in range(RETRIES):
-            loaded = await self.cache.load(mid)
-            if expected is not None and expected != loaded.version:
-                raise version_clash(expected, loaded.version)
-            seed = await self._server_seed(mid)
-            with rule_errors():
-                events = match.decide(loaded.game, loaded.state, seat, command, seed)
-            state = match.fold(loaded.game, events, loaded.state)
-            after = Loaded(row=_stamped(loaded.row, datetime.now(UTC)), game=loaded.game,
-                           state=state, version=loaded.version + len(events))
-            record = None
-            if command_id is not None and seat is not None:
-                answer = self._answer(Outcome(loaded=after, version=after.version), seat)
-                record = CommandRecord(command_id=command_id, seat=seat,
-                                       response=encode(answer), status_code=200,
-                                       version=after.version)
             try:
-                stored = await self.store.append(
-                    mid,
-                    loaded.version,
-                    new_events(events, seat=seat, command=command, command_id=command_id),
-                    status=match.status(loaded.game, state),
-                    summary=summarise(loaded.game, state, seed),
-                    seats_taken=len(state.names),
-                    finished=match.status(loaded.game, state) == "finished",
-                    seat_token=(len(state.names) - 1, token_hash) if token_hash else None,
-                    command=record,
-                )
+                return await self._attempt(await self.cache.load(mid), **attempt)
             except VersionConflict as clash:
                 if expected is not None:
                     raise version_clash(expected, clash.current) from None
-                continue
-            self.cache.remember(mid, after.version, state)
-            if stored:
-                after = msgspec.structs.replace(
-                    after, row=_stamped(after.row, stored[-1].recorded_at)
-                )
-            return Outcome(loaded=after, version=after.version)
         raise ServiceError(503, "the match is too busy right now; try again", retry_after=1)
+
+    async def _attempt(
+        self,
+        loaded: Loaded,
+        *,
+        seat: int | None,
+        command: Any,
+        command_id: str | None,
+        expected: int | None,
+        token_hash: bytes | None,
+    ) -> Outcome:
+        """Decide on ``loaded`` and append at its version; VersionConflict if it was not current."""
+        mid = loaded.row.match_id
+        if expected is not None and expected != loaded.version:
+            raise version_clash(expected, loaded.version)
+        seed = await self._server_seed(mid)
+        with rule_errors():
+            events = match.decide(loaded.game, loaded.state, seat, command, seed)
+        state = match.fold(loaded.game, events, loaded.state)
+        after = Loaded(row=_stamped(loaded.row, datetime.now(UTC)), game=loaded.game,
+                       state=state, version=loaded.version + len(events))
+        record = None
+        if command_id is not None and seat is not None:
+            answer = self._answer(Outcome(loaded=after, version=after.version), seat)
+            record = CommandRecord(command_id=command_id, seat=seat, response=encode(answer),
+                                   status_code=200, version=after.version)
+        stored = await self.store.append(
+            mid,
+            loaded.version,
+            new_events(events, seat=seat, command=command, command_id=command_id),
+            status=match.status(loaded.game, state),
+            summary=summarise(loaded.game, state, seed),
+            seats_taken=len(state.names),
+            finished=match.status(loaded.game, state) == "finished",
+            seat_token=(len(state.names) - 1, token_hash) if token_hash else None,
+            command=record,
+        )
+        self.cache.remember(mid, after.version, state)
+        if stored:
+            after = msgspec.structs.replace(after, row=_stamped(after.row, stored[-1].recorded_at))
+        return Outcome(loaded=after, version=after.version)
 
     async def _server_seed(self, match_id: str) -> bytes:
         """The match's secret server seed (kept in memory once read; never shown while in play)."""
