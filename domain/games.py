@@ -1,7 +1,6 @@
 """Every game Hearthlog serves, registered on import."""
 
-import domain.whiteout_road  # noqa: F401  (registers Whiteout Road)
-import domain.wick_ember  # noqa: F401  (registers Wick & Ember)
+from domain import whiteout_road, wick_ember  # noqa: F401  (importing a game registers it)
 from domain.registry import GAMES
 
 __all__ = ["GAMES"]

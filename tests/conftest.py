@@ -50,7 +50,7 @@ def _docker_answers() -> bool:
         import docker
 
         docker.from_env(timeout=2).ping()
-    except Exception:  # noqa: BLE001 - whatever fails, no engine answers
+    except Exception:
         return False
     return True
 

@@ -4,13 +4,11 @@ A bot is a function ``choose(view, actions, stream) -> action``: ``view`` is the
 output for the bot's seat (a bot knows no more than a person in that seat would), ``actions`` the
 seat's legal actions (never empty) and ``stream`` a seeded stream keyed by the match version and
 the seat, so a bot's choice is reproducible from the match seed. Every game has the ``random`` bot;
-a game package may add its own in a ``bot`` module holding ``BOTS = {name: choose}``.
+a game adds its own through its Rulebook's ``bots`` (``{name: choose}``).
 """
 
 from __future__ import annotations
 
-import importlib
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -19,7 +17,6 @@ from domain.core.rng import Rng, Stream
 
 RANDOM = "random"
 Choose = Callable[[Any, list[Any], Stream], Any]
-_BOTS: dict[str, dict[str, Choose]] = {}
 
 
 def random_bot(view: Any, actions: list[Any], stream: Stream) -> Any:
@@ -28,23 +25,8 @@ def random_bot(view: Any, actions: list[Any], stream: Stream) -> Any:
 
 
 def bots_of(game: Game) -> dict[str, Choose]:
-    """The bots a game can seat: ``random``, then the game package's own, if it has any."""
-    if game.id not in _BOTS:
-        _BOTS[game.id] = {RANDOM: random_bot, **_package_bots(game)}
-    return _BOTS[game.id]
-
-
-def _package_bots(game: Game) -> dict[str, Choose]:
-    """The ``BOTS`` of the game package's ``bot`` module; none when it has no such module."""
-    package = sys.modules[type(game).__module__].__package__ or ""
-    try:
-        module = importlib.import_module(f"{package}.bot")
-    except ModuleNotFoundError as missing:
-        if missing.name != f"{package}.bot":
-            raise
-        return {}
-    bots: dict[str, Choose] = module.BOTS
-    return bots
+    """The bots a game can seat: ``random``, then the game's own (its Rulebook's ``bots``)."""
+    return {RANDOM: random_bot, **game.bots}
 
 
 def bot_names(game: Game) -> tuple[str, ...]:

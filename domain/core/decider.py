@@ -7,6 +7,7 @@ observer (``observe``, ``log_entries``) is the only way state leaves the domain.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 import msgspec
@@ -45,6 +46,7 @@ class Game(Protocol):
     Command: Any
     Event: Any
     View: type[msgspec.Struct]
+    bots: Mapping[str, Any]  # the game's own bots by name (the random bot is every game's)
 
     def check_options(self, options: Any, seats: int, practice: bool) -> None:
         """Raise RuleViolation when the options do not fit this game at this seat count."""

@@ -23,4 +23,4 @@ class Commit(msgspec.Struct, tag="commit", frozen=True, kw_only=True):
 
 Command = Commit | Concede
 
-__all__ = ["BEAT_PLAYS", "Command", "Commit", "Concede", "GAMBIT_PLAYS", "PLAYS", "Play"]
+__all__ = ["BEAT_PLAYS", "GAMBIT_PLAYS", "PLAYS", "Command", "Commit", "Concede", "Play"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from domain.core.steps import Steps
 from domain.whiteout_road.cards import WAGONS, pips
 from domain.whiteout_road.events import (
     CardFed,
@@ -247,15 +248,7 @@ _RECORDERS: dict[type, Callable[[Any, Any], Any]] = {
 }
 
 
-class Steps:
-    """Events decided so far and the state they lead to, so each rule sees the road as it is."""
 
-    def __init__(self, state: State | None) -> None:
-        """Start from a state (None before the first event)."""
-        self.state: Any = state
-        self.events: list[Event] = []
-
-    def then(self, event: Event) -> None:
-        """Decide one more event and record it."""
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+def steps_from(state: State | None) -> Steps:
+    """Decide step by step from a state, each rule seeing the road as it is by then."""
+    return Steps(state, evolve)

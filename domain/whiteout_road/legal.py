@@ -37,7 +37,7 @@ def beat_plays(state: Table, card: str) -> list[Commit]:
         return plays + [
             Commit(card=card, play="break_trail", wagon=wagon) for wagon in trail_wagons(state)
         ]
-    return plays + [Commit(card=card, play="load"), Commit(card=card, play="push")]
+    return [*plays, Commit(card=card, play="load"), Commit(card=card, play="push")]
 
 
 def gambit_play(card: str) -> Commit:

@@ -11,6 +11,7 @@ from typing import Any
 
 from domain.core.decider import LogEntry
 from domain.whiteout_road.cards import in_order, is_spade, pips, title, wagon_of
+from domain.whiteout_road.endings import TOWN
 from domain.whiteout_road.events import (
     CardFed,
     CardFlung,
@@ -39,7 +40,6 @@ from domain.whiteout_road.events import (
     WagonRolled,
     WatchKept,
 )
-from domain.whiteout_road.endings import TOWN
 from domain.whiteout_road.state import Table
 
 

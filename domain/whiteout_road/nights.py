@@ -6,7 +6,7 @@ from domain.core.rng import Rng
 from domain.whiteout_road.beats import begin_beat
 from domain.whiteout_road.cards import CARDS, WHITEOUT
 from domain.whiteout_road.events import Event, NightDealt, RoadEnded, RoadOpened
-from domain.whiteout_road.evolve import Steps
+from domain.whiteout_road.evolve import Steps, steps_from
 from domain.whiteout_road.options import (
     HAND_SIZES,
     NIGHTS,
@@ -19,7 +19,7 @@ from domain.whiteout_road.state import Camp, Table, Traveller, seats_in
 
 def open_road(options: Options, names: tuple[str, ...], rng: Rng) -> list[Event]:
     """The opening events: the table, night 1's deal and its first Fate flips."""
-    steps = Steps(None)
+    steps = steps_from(None)
     steps.then(
         RoadOpened(
             names=names,

@@ -10,7 +10,7 @@ from domain.whiteout_road.cards import EVERY_CARD, WHITEOUT, is_spade, title, wa
 from domain.whiteout_road.commands import BEAT_PLAYS, Commit
 from domain.whiteout_road.endings import resolve_gambit
 from domain.whiteout_road.events import Event, PlayCommitted, PlaysRevealed, RoadEnded, SeatConceded
-from domain.whiteout_road.evolve import Steps
+from domain.whiteout_road.evolve import Steps, steps_from
 from domain.whiteout_road.legal import trail_wagons
 from domain.whiteout_road.nights import carry_on
 from domain.whiteout_road.state import Beat, Gambit, Over, State, seats_in
@@ -43,7 +43,7 @@ def commit(state: Beat | Gambit, seat: int, command: Commit, rng: Rng) -> list[E
     check_owes(state, seat)
     check_card(state, seat, command.card)
     check_play(state, command)
-    steps = Steps(state)
+    steps = steps_from(state)
     steps.then(
         PlayCommitted(seat=seat, card=command.card, play=command.play, wagon=command.wagon)
     )
@@ -128,7 +128,7 @@ def check_trail(state: Beat | Gambit, command: Commit) -> None:
 
 def concede(state: Beat | Gambit, seat: int, rng: Rng) -> list[Event]:
     """R10: the hand is set aside; the last seat still in wins at once; a last owed card reveals."""
-    steps = Steps(state)
+    steps = steps_from(state)
     traveller = state.seats[seat]
     pending = () if traveller.pending is None else (traveller.pending.card,)
     steps.then(SeatConceded(seat=seat, set_aside=(*traveller.hand, *pending)))

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from domain.whiteout_road.cards import Wagon, height, wagon_of
-from domain.whiteout_road.evolve import Steps
 from domain.whiteout_road.events import FateFlipped
+from domain.whiteout_road.evolve import Steps
 from domain.whiteout_road.state import Cart
 
 
@@ -14,7 +14,7 @@ def wagon_tie(steps: Steps, names: list[Wagon]) -> Wagon:
     """R8: furthest, most stores, highest card aboard, then Fate; Fate run out: hearts first."""
     board = steps.state.board
     for key in (_furthest, _stores, _highest_aboard):
-        names = _best(names, lambda name: key(board.wagon(name)))
+        names = _best(names, lambda name, key=key: key(board.wagon(name)))
         if len(names) == 1:
             return names[0]
     return flip_for(steps, names) or names[0]
@@ -25,7 +25,7 @@ def gambit_winner(steps: Steps) -> Wagon | None:
     board = steps.state.board
     names: list[Wagon] = [cart.name for cart in board.wagons if cart.flung]
     for key in (_flung_total, _highest_flung):
-        names = _best(names, lambda name: key(board.wagon(name)))
+        names = _best(names, lambda name, key=key: key(board.wagon(name)))
         if len(names) <= 1:
             return names[0] if names else None
     return flip_for(steps, names)

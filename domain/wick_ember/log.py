@@ -161,7 +161,10 @@ def _cards_passed(before: Any, event: CardsPassed) -> list[LogEntry]:
     for i, seat in enumerate(ring):
         given, got = before.seats[seat].hand[0], before.seats[ring[i - 1]].hand[0]
         following = ring[(i + 1) % len(ring)]
-        text = f"You passed {_the(given)} to {names[following]} and received {_the(got)} from {names[ring[i - 1]]}."
+        giver = names[ring[i - 1]]
+        text = (
+            f"You passed {_the(given)} to {names[following]} and received {_the(got)} from {giver}."
+        )
         lines.append(_say(text, seat))
     return lines
 
@@ -181,7 +184,8 @@ def _to_ash(revealed: tuple[int, ...]) -> str:
     """'; the Gale goes to the ash.' or '.'."""
     if not revealed:
         return "."
-    return f"; {listing([_the(c) for c in revealed])} {'goes' if len(revealed) == 1 else 'go'} to the ash."
+    verb = "goes" if len(revealed) == 1 else "go"
+    return f"; {listing([_the(c) for c in revealed])} {verb} to the ash."
 
 
 def _dawn_broke(before: Any, event: DawnBroke) -> list[LogEntry]:

@@ -17,7 +17,7 @@ def outcome(state: State) -> Outcome | None:
 
 
 def placements(scores: tuple[int, ...], winners: tuple[int, ...]) -> tuple[int, ...]:
-    """H7: winners share first place; the rest follow by embers, in competition ranking (1,2,2,4)."""
+    """H7: winners share first place; the rest follow by embers (competition ranking: 1,2,2,4)."""
     return tuple(_place(seat, scores, winners) for seat in range(len(scores)))
 
 

@@ -17,7 +17,7 @@ from domain.wick_ember.cards import (
 from domain.wick_ember.commands import PlayCard
 from domain.wick_ember.effects import resolve
 from domain.wick_ember.events import CardPlayed, Event, SeatConceded
-from domain.wick_ember.evolve import Steps
+from domain.wick_ember.evolve import steps_from
 from domain.wick_ember.legal import forcing_card, targets
 from domain.wick_ember.rounds import end_round, finish_turn
 from domain.wick_ember.state import Finished, Playing, State, lit_seats
@@ -49,7 +49,7 @@ def play(state: Playing, seat: int, command: PlayCard, rng: Rng) -> list[Event]:
     card = check_card(state, seat, command)
     check_target(state, seat, command)
     check_guess(command)
-    steps = Steps(state)
+    steps = steps_from(state)
     steps.then(CardPlayed(seat=seat, card=card, target=command.target, guess=command.guess))
     resolve(steps, seat, command)
     finish_turn(steps, seat, rng)
@@ -135,8 +135,8 @@ def _no_guess(command: PlayCard) -> str:
 
 
 def concede(state: Playing, seat: int, rng: Rng) -> list[Event]:
-    """W15, H5: the seat's flame goes out for good; on its own turn the turn ends as after a play."""
-    steps = Steps(state)
+    """W15, H5: the seat's flame goes out for good; on its turn, the turn ends as after a play."""
+    steps = steps_from(state)
     steps.then(SeatConceded(seat=seat, revealed=state.seats[seat].hand))
     lit = lit_seats(steps.state)
     if state.turn == seat:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import subprocess
 import sys
 
 import httpx
@@ -59,9 +58,11 @@ async def test_a_whole_game_is_played_by_concurrent_clients_committing_in_random
     assert verification["ok"] is True, verification
     exported = tmp_path / "whiteout.json"
     exported.write_text(json.dumps(export))
-    checked = subprocess.run([sys.executable, "-m", "service.cli", "verify", str(exported)],
-                             capture_output=True, text=True, timeout=300)
-    assert checked.returncode == 0, checked.stdout + checked.stderr
+    checked = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "service.cli", "verify", str(exported),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    out, _ = await asyncio.wait_for(checked.communicate(), timeout=300)
+    assert checked.returncode == 0, out.decode()
 
 
 async def test_a_pending_commitment_is_seen_only_by_its_owner(server):

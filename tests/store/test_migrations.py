@@ -78,7 +78,7 @@ async def test_an_edited_applied_file_stops_start_up_naming_it(
     (folder / "0001_first.sql").write_text("CREATE TABLE first (id bigint PRIMARY KEY);\n")
     (folder / "0003_third.sql").write_text("CREATE TABLE third (id int);\n")
 
-    with pytest.raises(MigrationError, match="0001_first.sql was edited after it was applied"):
+    with pytest.raises(MigrationError, match=r"0001_first.sql was edited after it was applied"):
         await apply_migrations(blank_url, folder)
 
     assert len(await recorded(blank_url)) == 2
@@ -89,7 +89,7 @@ async def test_a_failing_file_records_nothing_and_keeps_earlier_ones(
 ) -> None:
     (folder / "0003_broken.sql").write_text("CREATE TABLE broken (id int);\nSELECT nonsense;\n")
 
-    with pytest.raises(MigrationError, match="0003_broken.sql failed"):
+    with pytest.raises(MigrationError, match=r"0003_broken.sql failed"):
         await apply_migrations(blank_url, folder)
 
     assert len(await recorded(blank_url)) == 2
@@ -102,11 +102,11 @@ async def test_a_failing_file_records_nothing_and_keeps_earlier_ones(
 
 async def test_badly_named_or_doubled_files_are_refused(folder: Path) -> None:
     (folder / "0002_again.sql").write_text("SELECT 1;\n")
-    with pytest.raises(MigrationError, match="version 2 is also"):
+    with pytest.raises(MigrationError, match=r"version 2 is also"):
         read_migrations(folder)
 
     (folder / "0002_again.sql").rename(folder / "third.sql")
-    with pytest.raises(MigrationError, match="third.sql"):
+    with pytest.raises(MigrationError, match=r"third.sql"):
         read_migrations(folder)
 
 

@@ -11,7 +11,9 @@ order of Fate, and demands that nothing anyone else may read changes with it.
 
 from __future__ import annotations
 
+import dataclasses
 import re
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -93,7 +95,7 @@ def test_the_hidden_play_check_catches_a_view_that_peeks_at_fate(monkeypatch):
         return msgspec.structs.replace(view, fate_discard=(*view.fate_discard, board.fate[0]))
 
     monkeypatch.setattr(observer, "observe", leaky)
-    monkeypatch.setattr(GAME, "observe", lambda state, seat: leaky(state, seat))
+    monkeypatch.setattr(sys.modules[__name__], "GAME", dataclasses.replace(GAME, observe=leaky))
     assert card_leaks(3) and hidden_leaks(3)
 
 

@@ -25,7 +25,7 @@ from domain.whiteout_road.state import Over, Traveller, become
 
 def quick_night(*feeds: list[str]) -> list[str]:
     """A night of as many beats as each seat's feeds, then a cold snap (burial mark 3)."""
-    fate = ["2D", "3D", "4D"][: len(feeds[0])] + ["9S"]
+    fate = [*["2D", "3D", "4D"][:len(feeds[0])], "9S"]
     return stacked([list(f) for f in feeds], fate=fate)
 
 
