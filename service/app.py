@@ -43,6 +43,8 @@ DATABASE_DOWN = (
     asyncpg.PostgresConnectionError,
     asyncpg.InterfaceError,
     asyncpg.CannotConnectNowError,
+    asyncpg.OperatorInterventionError,  # class 57: sessions ended by shutdown, crash or admin
+    asyncpg.InternalClientError,  # a pooled session ended under it (MagicStack/asyncpg#1069)
     ConnectionError,
     OSError,
     asyncio.TimeoutError,

@@ -36,7 +36,8 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     for name, numbers in FIGURES.items():
         terminalreporter.write_line(f"{name}: {json.dumps(numbers, sort_keys=True)}")
     FIGURES_FILE.parent.mkdir(exist_ok=True)
-    FIGURES_FILE.write_text(json.dumps(FIGURES, indent=2, sort_keys=True) + "\n")
+    kept = json.loads(FIGURES_FILE.read_text()) if FIGURES_FILE.exists() else {}
+    FIGURES_FILE.write_text(json.dumps({**kept, **FIGURES}, indent=2, sort_keys=True) + "\n")
 
 
 async def fresh_database(server_url: str, template: str, prefix: str) -> tuple[str, str]:

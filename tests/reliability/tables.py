@@ -14,12 +14,14 @@ import functools
 import random
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 
 TIMEOUT = httpx.Timeout(30.0, connect=5.0)
+Check = Callable[["Table"], Awaitable[None]]
 RETRY_PAUSE = 0.25
 
 
@@ -92,8 +94,11 @@ async def open_table(bases: list[str], seats: int, rng: random.Random, **body: A
     return Table(match_id, tokens, clients, spectators, rng, sent, created["host_token"])
 
 
-async def play(table: Table, ledger: Ledger, deadline: float) -> bool:
-    """Play random legal moves until the match ends or the deadline passes; True when it ended."""
+async def play(table: Table, ledger: Ledger, deadline: float, after: Check | None = None) -> bool:
+    """Play random legal moves until the match ends or the deadline passes; True when it ended.
+
+    ``after(table)``, if given, runs after every acknowledged move (the match is still then).
+    """
     while time.monotonic() < deadline:
         move = await answered(ledger, deadline, functools.partial(next_move, table))
         if move is None:
@@ -107,6 +112,8 @@ async def play(table: Table, ledger: Ledger, deadline: float) -> bool:
             ledger.acks[body["command_id"]] = (table.match_id, answer.json()["version"],
                                                answer.content)
             table.moves += 1
+            if after is not None:
+                await after(table)
     return table.finished
 
 
@@ -156,8 +163,10 @@ async def answered(ledger: Ledger, deadline: float, attempt: Any) -> Any:
     return None
 
 
-async def play_all(tables: list[Table], ledger: Ledger, seconds: float) -> int:
+async def play_all(
+    tables: list[Table], ledger: Ledger, seconds: float, after: Check | None = None
+) -> int:
     """Play every table at once for at most ``seconds``; the number of tables that finished."""
     deadline = time.monotonic() + seconds
-    done = await asyncio.gather(*(play(table, ledger, deadline) for table in tables))
+    done = await asyncio.gather(*(play(table, ledger, deadline, after) for table in tables))
     return sum(done)
