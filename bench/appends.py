@@ -171,7 +171,7 @@ async def run(admin_url: str, seconds: float, rounds: int, warmup: float) -> dic
                     runs.setdefault(measured.name, []).append(measured)
                     print(f"  appends c={writers} {measured.name}: {measured.rate:.0f}/s "
                           f"p50 {measured.p50_ms} ms p99 {measured.p99_ms} ms", flush=True)
-            results += [common.median_run(r) for r in runs.values()]
+            results.append({"concurrency": writers, "runs": runs})
     finally:
         await drop_database(admin_url, "bench_appends")
     return {"benchmark": "appends", "seconds": seconds, "rounds": rounds,
@@ -186,9 +186,12 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=1.0)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    with common.postgres() as admin_url:
-        document = asyncio.run(run(admin_url, args.seconds, args.rounds, args.warmup))
-    print(common.save("appends", document))
+    def work() -> dict[str, Any]:
+        """The whole benchmark on a throwaway Postgres."""
+        with common.postgres() as admin_url:
+            return asyncio.run(run(admin_url, args.seconds, args.rounds, args.warmup))
+
+    print(common.run_and_save("appends", work))
 
 
 if __name__ == "__main__":

@@ -137,9 +137,12 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=150, help="random 6-seat long matches")
     parser.add_argument("--repeats", type=int, default=7)
     args = parser.parse_args()
-    with common.postgres() as admin_url:
-        document = asyncio.run(run(admin_url, args.samples, args.repeats))
-    print(common.save("cold_start", document))
+    def work() -> dict[str, Any]:
+        """The whole benchmark on a throwaway Postgres."""
+        with common.postgres() as admin_url:
+            return asyncio.run(run(admin_url, args.samples, args.repeats))
+
+    print(common.run_and_save("cold_start", work))
 
 
 if __name__ == "__main__":

@@ -163,11 +163,18 @@ async def server_version(url: str) -> str:
 
 
 def save(name: str, document: dict[str, Any]) -> Path:
-    """Write one benchmark's results to bench/results/<name>.json."""
+    """Write one benchmark's results to bench/results/<name>.json, with the load at the end."""
     RESULTS.mkdir(exist_ok=True)
     path = RESULTS / f"{name}.json"
+    document = {**document, "load_average_at_end": load_average()}
     path.write_text(json.dumps(msgspec.to_builtins(document), indent=2) + "\n")
     return path
+
+
+def run_and_save(name: str, work: Callable[[], dict[str, Any]]) -> Path:
+    """Describe the machine, run a benchmark, save its document with that description."""
+    started = machine()
+    return save(name, {**work(), "machine": started})
 
 
 def median(values: list[float]) -> float:

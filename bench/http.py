@@ -199,15 +199,15 @@ async def bare_loops(port: int, n: int, seconds: float, warmup: float) -> common
     return common.summarise("bare", n, window.commands, seconds, window.errors)
 
 
-async def one_kind(kind: str, url: str, seconds: float, rounds: int,
-                   warmup: float) -> list[dict[str, Any]]:
+async def one_kind(kind: str, url: str, seconds: float, rounds: int, warmup: float,
+                   matches: tuple[int, ...] = MATCHES) -> list[dict[str, Any]]:
     """Both apps under one server kind, at every N, in interleaved rounds."""
     ours, bare = Server(kind, "bench.served:hearthlog", url), Server(kind, "bench.served:bare", url)
     try:
         await ours.ready("/health")
         await bare.ready("/")
         levels = []
-        for n in MATCHES:
+        for n in matches:
             tables = [Table(ours.port, seed) for seed in range(n)]
             await asyncio.gather(*(table.open() for table in tables))
             runs: dict[str, list[common.Measured]] = {}
@@ -218,8 +218,7 @@ async def one_kind(kind: str, url: str, seconds: float, rounds: int,
                     runs.setdefault(m.name, []).append(m)
                     print(f"  http {kind} n={n} {m.name}: {m.rate:.0f}/s p50 {m.p50_ms} ms "
                           f"p99 {m.p99_ms} ms", flush=True)
-            levels.append({"server": kind, "matches": n,
-                           "results": [common.median_run(r) for r in runs.values()]})
+            levels.append({"server": kind, "matches": n, "runs": runs})
         return levels
     finally:
         ours.stop()
@@ -227,13 +226,13 @@ async def one_kind(kind: str, url: str, seconds: float, rounds: int,
 
 
 async def run(admin_url: str, kinds: list[str], seconds: float, rounds: int,
-              warmup: float) -> dict[str, Any]:
+              warmup: float, matches: tuple[int, ...] = MATCHES) -> dict[str, Any]:
     """Every server kind, one after another, on one database."""
     url = await common.migrated_database(admin_url, "bench_http")
     try:
         levels = []
         for kind in kinds:
-            levels += await one_kind(kind, url, seconds, rounds, warmup)
+            levels += await one_kind(kind, url, seconds, rounds, warmup, matches)
     finally:
         await drop_database(admin_url, "bench_http")
     return {"benchmark": "http", "seconds": seconds, "rounds": rounds, "levels": levels}
@@ -246,11 +245,16 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=1.0)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--servers", default=",".join(installed_servers()))
+    parser.add_argument("--matches", default=",".join(map(str, MATCHES)))
     args = parser.parse_args()
-    with common.postgres() as admin_url:
-        document = asyncio.run(run(admin_url, args.servers.split(","), args.seconds,
-                                   args.rounds, args.warmup))
-    print(common.save("http", document))
+    matches = tuple(int(n) for n in args.matches.split(","))
+    def work() -> dict[str, Any]:
+        """The whole benchmark on a throwaway Postgres."""
+        with common.postgres() as admin_url:
+            return asyncio.run(run(admin_url, args.servers.split(","), args.seconds,
+                                   args.rounds, args.warmup, matches))
+
+    print(common.run_and_save("http", work))
 
 
 if __name__ == "__main__":

@@ -88,7 +88,7 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=400)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    print(common.save("verification", run(args.matches, args.rounds)))
+    print(common.run_and_save("verification", lambda: run(args.matches, args.rounds)))
 
 
 if __name__ == "__main__":

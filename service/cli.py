@@ -27,23 +27,57 @@ def database_url(args: argparse.Namespace) -> str:
 
 
 def serve(args: argparse.Namespace) -> int:
-    """Run the service until interrupted."""
+    """Run the service until interrupted, under granian (the faster measured) or uvicorn."""
+    from service import logs
+
+    logs.configure()
+    # uvicorn re-raises SIGTERM after its graceful shutdown; exiting through Python instead
+    # lets the embedded Postgres be stopped at exit rather than left running. (granian sets
+    # its own handlers, stops its worker and returns.)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    url = database_url(args)
+    base = f"http://{args.host}:{args.port}"
+    print(f"Hearthlog is serving at {base}\nAPI docs: {base}/docs\n", flush=True)
+    if args.server == "uvicorn":
+        _serve_uvicorn(url, args.host, args.port)
+    else:
+        _serve_granian(url, args.host, args.port)
+    return 0
+
+
+def _serve_uvicorn(url: str, host: str, port: int) -> None:
+    """The app in this process, under uvicorn."""
     import uvicorn
 
+    from service.app import create_app
+
+    # Open match streams would hold a graceful shutdown forever: give them a few seconds.
+    uvicorn.run(create_app(url), host=host, port=port, log_level="warning",
+                timeout_graceful_shutdown=3)
+
+
+def _serve_granian(url: str, host: str, port: int) -> None:
+    """The app in one granian worker process, which builds it with ``served_app``."""
+    from granian import Granian
+    from granian.constants import Interfaces
+    from granian.log import LogLevels
+
+    os.environ[SERVED_DATABASE_URL] = url
+    Granian("service.cli:served_app", factory=True, address=host, port=port,
+            interface=Interfaces.ASGI, log_level=LogLevels.warning,
+            workers_kill_timeout=3).serve()
+
+
+SERVED_DATABASE_URL = "HEARTHLOG_SERVED_DATABASE_URL"
+
+
+def served_app() -> Any:
+    """The app a granian worker serves, on the database its serving process chose."""
     from service import logs
     from service.app import create_app
 
     logs.configure()
-    # uvicorn re-raises SIGTERM after its graceful shutdown; exiting through Python instead
-    # lets the embedded Postgres be stopped at exit rather than left running.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    app = create_app(database_url(args))
-    base = f"http://{args.host}:{args.port}"
-    print(f"Hearthlog is serving at {base}\nAPI docs: {base}/docs\n", flush=True)
-    # Open match streams would hold a graceful shutdown forever: give them a few seconds.
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                timeout_graceful_shutdown=3)
-    return 0
+    return create_app(os.environ[SERVED_DATABASE_URL])
 
 
 def migrate(args: argparse.Namespace) -> int:
@@ -296,6 +330,8 @@ def parser() -> argparse.ArgumentParser:
     serve_cmd = commands.choices["serve"]
     serve_cmd.add_argument("--host", default="127.0.0.1")
     serve_cmd.add_argument("--port", type=int, default=8000)
+    serve_cmd.add_argument("--server", choices=("granian", "uvicorn"), default="granian",
+                           help="the HTTP server (default: granian, the faster measured)")
     add_play(commands)
     doc = commands.add_parser("openapi", help="write the OpenAPI document")
     doc.add_argument("--out", default=str(OPENAPI_PATH))

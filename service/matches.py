@@ -33,6 +33,7 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
 
     loaded: Loaded
     version: int
+    answer: bytes | None = None  # the caller's encoded answer, when it cannot differ from later
 
 
 class MatchService:
@@ -148,7 +149,7 @@ class MatchService:
             if earlier is None:
                 raise
             return earlier
-        return 200, encode(self._answer(done, seat))
+        return 200, done.answer or encode(self._answer(done, seat))
 
     async def concede(self, match_id: str, token: str | None) -> schemas.CommandAnswer:
         """The caller's seat gives up the match."""
@@ -251,7 +252,10 @@ class MatchService:
         self.cache.remember(mid, after.version, state)
         if stored:
             after = msgspec.structs.replace(after, row=_stamped(after.row, stored[-1].recorded_at))
-        return Outcome(loaded=after, version=after.version)
+        # Without a turn clock the answer does not depend on the append's time: reuse it.
+        unclocked = record is not None and match.turn_seconds(state) is None
+        answer = record.response if record is not None and unclocked else None
+        return Outcome(loaded=after, version=after.version, answer=answer)
 
     async def _server_seed(self, match_id: str) -> bytes:
         """The match's secret server seed (kept in memory once read; never shown while in play)."""
