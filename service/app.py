@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -132,6 +134,30 @@ async def live_play(app: Litestar, database_url: str) -> AsyncIterator[None]:
         await listener.stop()
 
 
+@asynccontextmanager
+async def orphan_guard(_: Litestar) -> AsyncIterator[None]:
+    """In a worker process (granian's), exit once the serving process is gone: a parent killed
+    with SIGKILL cannot stop its workers, and an orphan would hold the port and serve on."""
+    watch = None
+    if multiprocessing.parent_process() is not None:
+        watch = asyncio.create_task(exit_when_orphaned(os.getppid()))
+    try:
+        yield
+    finally:
+        if watch is not None:
+            watch.cancel()
+
+
+async def exit_when_orphaned(parent: int) -> None:
+    """Look at the parent's pid every second; exit at once when it has changed."""
+    while True:  # re-parenting sends no event: poll
+        await asyncio.sleep(1)
+        if os.getppid() != parent:
+            break
+    log.warning("the serving process is gone; this worker exits")
+    os._exit(70)
+
+
 def create_app(database_url: str | None = None) -> Litestar:
     """The application; with a database URL it connects, migrates and serves on start-up."""
 
@@ -163,7 +189,7 @@ def create_app(database_url: str | None = None) -> Litestar:
         },
         middleware=[AccessLog()],
         openapi_config=openapi_config(),
-        lifespan=[lifespan] if database_url else [],
+        lifespan=[orphan_guard, lifespan] if database_url else [],
         request_max_body_size=MAX_BODY,
     )
     closed_bodies(app.openapi_schema)

@@ -186,3 +186,13 @@ async def history_of(database_url: str, match_id: str) -> History:
         return await load(connection, match_id)
     finally:
         await connection.close()
+
+
+async def seeds(database_url: str) -> list[str]:
+    """Every match's secret server seed, in hex (for checking that no log shows one)."""
+    connection = await asyncpg.connect(database_url)
+    try:
+        rows = await connection.fetch("SELECT server_seed FROM matches")
+    finally:
+        await connection.close()
+    return [bytes(row["server_seed"]).hex() for row in rows]

@@ -1,4 +1,9 @@
-"""Real `hearthlog serve` processes on loopback: start, kill -9, restart on the same port."""
+"""Real `hearthlog serve` processes on loopback: start, kill -9, restart on the same port.
+
+Each server runs in a process group of its own (its main process and granian's worker), so a
+test can kill -9 the main process alone, as a crash or an operator would, and still leave no
+process behind when it stops the server.
+"""
 
 from __future__ import annotations
 
@@ -41,6 +46,7 @@ def launch(database_url: str, port: int | None = None, output: Path | None = Non
             [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1",
              "--port", str(port), "--database-url", database_url],
             env={**os.environ, "PYTHONUNBUFFERED": "1"}, stdout=sink, stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     server = Server(f"http://127.0.0.1:{port}")
     server.process, server.output, server.port = process, output, port
@@ -65,9 +71,21 @@ def wait_healthy(server: Server, seconds: float = STARTUP_SECONDS) -> None:
 
 
 def kill(server: Server) -> None:
-    """kill -9: no shutdown, no flushing, no goodbye."""
+    """kill -9 of the server's main process: no shutdown, no flushing, no goodbye."""
     server.process.send_signal(signal.SIGKILL)
     server.process.wait(timeout=30)
+
+
+def port_freed(server: Server, seconds: float = 20) -> bool:
+    """Whether nothing answers on the server's port any more, within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", server.port), timeout=1).close()
+        except OSError:
+            return True
+        time.sleep(0.2)
+    return False
 
 
 def relaunch(server: Server) -> Server:
@@ -76,11 +94,14 @@ def relaunch(server: Server) -> Server:
 
 
 def stop(server: Server) -> None:
-    """Stop a server, killing it if it does not stop in time."""
-    if server.process.poll() is not None:
-        return
-    server.process.terminate()
+    """Stop a server, killing it if it does not stop in time; nothing of its group survives."""
+    if server.process.poll() is None:
+        server.process.terminate()
+        try:
+            server.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            kill(server)
     try:
-        server.process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        kill(server)
+        os.killpg(server.process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass  # the whole group is gone already

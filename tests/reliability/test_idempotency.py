@@ -33,7 +33,7 @@ def post(table: Table, seat: int, body: dict, server: int) -> asyncio.Task:
 
 
 async def test_a_client_that_timed_out_gets_the_first_answer_from_either_server(
-    server, second_server, server_database
+    server, second_server, server_database, figures
 ):
     """Given a command whose client gave up before the answer, when it is resent with the same
     command_id to the other server and then to both, then every answer is the stored first answer
@@ -54,10 +54,11 @@ async def test_a_client_that_timed_out_gets_the_first_answer_from_either_server(
         assert {a.content for a in answers} == {(await records(server_database))[
             body["command_id"]][2]}
     assert await audit(server_database, [table.match_id]) == (await count(table), [])
+    figures.update(commands=5, timed_out_then_resent=5 * 7, servers=2, applied_twice=0)
 
 
 async def test_the_same_command_fired_at_both_servers_at_once_is_applied_once(
-    server, second_server, server_database
+    server, second_server, server_database, figures
 ):
     """Given ten copies of one command (one command_id) racing through both servers, then all
     ten get the same 200 answer, byte for byte, and its events are stored once."""
@@ -68,6 +69,7 @@ async def test_the_same_command_fired_at_both_servers_at_once_is_applied_once(
         assert [a.status_code for a in answers] == [200] * 10, [a.text for a in answers]
         assert len({a.content for a in answers}) == 1
     assert await audit(server_database, [table.match_id]) == (await count(table), [])
+    figures.update(commands=5, racing_copies=5 * 10, servers=2, applied_twice=0)
 
 
 async def test_copies_racing_with_an_expected_version_get_the_first_answer_not_a_clash(

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import httpx
 import pytest
 
-from tests.reliability.audit import audit, history_of
+from tests.reliability.audit import audit, history_of, seeds
+from tests.reliability.logcheck import log_problems
 from tests.reliability.tables import TIMEOUT, Table, open_table
 
 pytestmark = pytest.mark.slow
@@ -108,6 +109,8 @@ async def test_fifty_clients_racing_one_match_leave_exactly_one_winner_per_versi
         winners += won
     events, audited = await audit(server_database, [t.match_id for t, _, _ in played])
     assert problems + audited == []
+    secrets = [t for table, _, _ in played for t in table.tokens] + await seeds(server_database)
+    assert log_problems(server.output, secrets) == []
     shots = [s for _, _, match_shots in played for s in match_shots]
     figures.update(clients=CLIENTS, seconds=SECONDS, matches=len(played), commands=len(shots),
                    won=len(winners), refused_409=sum(s.status == 409 for s in shots),

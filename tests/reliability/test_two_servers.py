@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from tests.reliability.audit import audit, records
+from tests.reliability.audit import audit, records, seeds
+from tests.reliability.logcheck import log_problems
 from tests.reliability.tables import Ledger, Table, open_table, play_all
 
 pytestmark = pytest.mark.slow
@@ -50,6 +51,9 @@ async def test_bots_playing_through_two_servers_lose_nothing_and_see_the_same(
     lost = [cid for cid, ack in ledger.acks.items() if stored.get(cid) != ack]
     different += [d for table in tables for d in await differences(table)]
     assert (finished, lost, problems, different, ledger.unexpected()) == (MATCHES, [], [], [], {})
+    secrets = [t for table in tables for t in table.tokens] + await seeds(server_database)
+    for running in (server, second_server):
+        assert log_problems(running.output, secrets) == []
     compared = sum((t.moves // 3 + 1) * 3 * (len(t.tokens) + 1) for t in tables)
     figures.update(servers=2, matches=MATCHES, acknowledged=len(ledger.acks),
                    events_audited=events, answers_compared=compared, lost=len(lost),
