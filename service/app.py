@@ -67,6 +67,14 @@ def unreadable(_: Request, error: Exception) -> Response:
     return service_error(_, ServiceError(400, f"a value in the request cannot be used: {error}"))
 
 
+def internal_error(request: Request, error: Exception) -> Response:
+    """A failure we did not foresee: its traceback goes to the server log, the caller gets 500."""
+    log.error("unhandled %s on %s %s", type(error).__name__, request.method, request.url.path,
+              exc_info=error)
+    body = {"status_code": 500, "detail": "internal server error; it has been logged"}
+    return Response(content=body, status_code=500)
+
+
 def too_large(_: Request, __: Exception) -> Response:
     """413, naming the limit."""
     return service_error(_, ServiceError(413, f"the body is larger than {MAX_BODY // 1024} KiB"))
@@ -186,6 +194,7 @@ def create_app(database_url: str | None = None) -> Litestar:
             RecursionError: unreadable,
             asyncpg.DataError: unreadable,
             413: too_large,
+            500: internal_error,
         },
         middleware=[AccessLog()],
         openapi_config=openapi_config(),
