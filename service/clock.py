@@ -18,6 +18,7 @@ from typing import Literal
 import msgspec
 
 from domain.core import match
+from service.background import Background
 from service.loading import Loaded
 from service.store import EventStore
 
@@ -66,25 +67,16 @@ def never_due(loaded: Loaded) -> bool:
     return over or (not any(state.bots) and match.turn_seconds(state) is None)
 
 
-class Sweep:
+class Sweep(Background):
     """Every ``interval`` seconds, asks the store which matches are due and hands them on."""
+
+    name = "hearthlog-clock-sweep"
 
     def __init__(
         self, store: EventStore, poke: Callable[[str], None], bot_delay: float, interval: float
     ) -> None:
         self.store, self.poke = store, poke
         self.bot_delay, self.interval = bot_delay, interval
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        """Begin sweeping in the background."""
-        self._task = asyncio.create_task(self._run(), name="hearthlog-clock-sweep")
-
-    async def stop(self) -> None:
-        """Stop sweeping."""
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
 
     async def _run(self) -> None:
         """Sweep until stopped; a failed sweep is logged and tried again next time."""

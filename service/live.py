@@ -1,7 +1,7 @@
 """Live play: Postgres notifications fanned out in the process, and each viewer's match stream.
 
 One LISTEN connection per server process hears ``<match_id>:<version>`` for every committed
-append (service.store sends it inside the append's transaction). The hub wakes that match's
+append (service.store sends it just after the append commits). The hub wakes that match's
 followers and tells the bot runner. A follower never trusts a notification's content: woken, it
 reads from the store every event after the last one it sent, so a notification lost (say while
 the listener reconnects) loses nothing, and nothing is sent twice. docs/live.md has the format.
@@ -24,6 +24,7 @@ from domain.core.codec import event_decoder
 from projections.log import event_lines
 from service import views
 from service.api.schemas import StreamUpdate
+from service.background import Background
 from service.loading import Loaded
 from service.matches import MatchService, parse_id
 from service.store import CHANNEL, StoredEvent
@@ -88,22 +89,13 @@ class Hub:
                 woken.set()
 
 
-class Listener:
+class Listener(Background):
     """The process's LISTEN connection; reconnects on loss and then has every follower re-read."""
+
+    name = "hearthlog-listener"
 
     def __init__(self, url: str, hub: Hub, retry: float = 1.0, ping: float = 10.0) -> None:
         self.url, self.hub, self.retry, self.ping = url, hub, retry, ping
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        """Listen in the background."""
-        self._task = asyncio.create_task(self._run(), name="hearthlog-listener")
-
-    async def stop(self) -> None:
-        """Stop listening."""
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
 
     async def _run(self) -> None:
         """Listen, and listen again after any loss."""

@@ -26,7 +26,8 @@ async def followed(two_servers, live_database) -> dict[str, Any]:
     """A two-seat match played through server B and followed on server A by Ash and by a
     spectator; midway Ash hangs up and every listener is cut, then Ash resumes."""
     a, b = two_servers
-    created, players = await seated_match(b, ["Ash", "Bryn"], options={"ember_target": 2})
+    # Six embers: dozens of commands, so the match cannot end before Ash hangs up.
+    created, players = await seated_match(b, ["Ash", "Bryn"], options={"ember_target": 6})
     match_id = created["match_id"]
     ash, spectator = Follower(a, match_id, players[0].token), Follower(a, match_id)
     cut = []
