@@ -37,9 +37,7 @@ def match_lines(game: Game, before: match.MatchState | None, event: Any) -> list
     return game.log_entries(table, event)
 
 
-def seat_log(
-    game: Game, events: list[Any], seat: int | None, after: int = 0
-) -> list[LogLine]:
+def seat_log(game: Game, events: list[Any], seat: int | None, after: int = 0) -> list[LogLine]:
     """Every line after version ``after`` that ``seat`` may read (None: public lines only)."""
     lines: list[LogLine] = []
     state: match.MatchState | None = None

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 import msgspec
 
 from domain.core.rng import Rng
+from domain.core.steps import Steps
 
 
 class LogEntry(msgspec.Struct, frozen=True, kw_only=True):
@@ -56,6 +57,9 @@ class Game(Protocol):
 
     def decide(self, state: Any, seat: int, command: Any, rng: Rng) -> list[Any]:
         """Validate a seat's command against the rules and return the events it causes."""
+
+    def decide_steps(self, state: Any, seat: int, command: Any, rng: Rng) -> Steps:
+        """What ``decide`` returns, with the state those events lead to (no second fold)."""
 
     def evolve(self, state: Any | None, event: Any) -> Any:
         """Record one event; never validates, never raises on a stored history."""

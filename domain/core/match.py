@@ -6,6 +6,7 @@ followed by the game's own events.  Lobby and table are separate state types, no
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import msgspec
@@ -142,11 +143,18 @@ def decode_options(game: Game, options: dict[str, Any]) -> Any:
 
 def decide(game: Game, state: MatchState, seat: int | None, command: Any, seed: bytes) -> list[Any]:
     """The events a command causes; ``seed`` is the server seed, mixed here with client seeds."""
+    return decide_and_evolve(game, state, seat, command, seed)[0]
+
+
+def decide_and_evolve(
+    game: Game, state: MatchState, seat: int | None, command: Any, seed: bytes
+) -> tuple[list[Any], MatchState]:
+    """The events a command causes and the state they lead to (the game's steps, not a re-fold)."""
     match state, command:
         case Lobby(), JoinSeat():
-            return [_join(game, state, command)]
+            return _folded(game, state, [_join(game, state, command)])
         case Lobby(), StartMatch():
-            return _start(game, state, seed)
+            return _folded(game, state, _start(game, state, seed))
         case Lobby(), _:
             raise WrongPhase("the match has not started yet")
         case Table(), JoinSeat():
@@ -160,13 +168,25 @@ def decide(game: Game, state: MatchState, seat: int | None, command: Any, seed: 
         case Table(), _:
             if seat is None:
                 raise RuleViolation("only a seated player can act")
-            return game.decide(state.game, seat, command, table_rng(state, seed))
+            steps = game.decide_steps(state.game, seat, command, table_rng(state, seed))
+            return steps.events, msgspec.structs.replace(state, game=steps.state)
     raise BrokenInvariant(f"no rule for {type(command).__name__} in {type(state).__name__}")
+
+
+def _folded(game: Game, state: MatchState, events: list[Any]) -> tuple[list[Any], MatchState]:
+    """Lobby events with the state they lead to."""
+    return events, fold(game, events, state)
 
 
 def table_rng(state: MatchState, seed: bytes) -> Rng:
     """The match's generator, keyed by the server seed mixed with every client seed."""
-    return Rng(mix_seeds(seed, state.client_seeds))
+    return Rng(_match_seed(seed, state.client_seeds))
+
+
+@functools.lru_cache(maxsize=4096)
+def _match_seed(seed: bytes, client_seeds: tuple[str | None, ...]) -> bytes:
+    """mix_seeds, computed once per match rather than once per command (it is pure)."""
+    return mix_seeds(seed, client_seeds)
 
 
 def _join(game: Game, state: Lobby, command: JoinSeat) -> SeatJoined:
@@ -195,7 +215,9 @@ def _bot_name(state: Lobby) -> str:
     return next(f"Bot {n}" for n in range(1, len(taken) + 2) if f"bot {n}" not in taken)
 
 
-def _time_out(game: Game, state: Table, command: TimeOut, seed: bytes) -> list[Any]:
+def _time_out(
+    game: Game, state: Table, command: TimeOut, seed: bytes
+) -> tuple[list[Any], MatchState]:
     """Play for a seat whose clock ran out: its time-out, then the events of the given action."""
     if command.seat not in game.to_act(state.game):
         raise NotYourTurn(f"seat {command.seat} owes no action now")
@@ -205,8 +227,10 @@ def _time_out(game: Game, state: Table, command: TimeOut, seed: bytes) -> list[A
         raise RuleViolation(f"invalid action: {error}") from None
     if isinstance(action, Concede):
         raise RuleViolation("a seat out of time is played for, never conceded")
-    played = game.decide(state.game, command.seat, action, table_rng(state, seed))
-    return [SeatTimedOut(seat=command.seat), *played]
+    played = game.decide_steps(state.game, command.seat, action, table_rng(state, seed))
+    return [SeatTimedOut(seat=command.seat), *played.events], msgspec.structs.replace(
+        state, game=played.state
+    )
 
 
 def _start(game: Game, state: Lobby, seed: bytes) -> list[Any]:

@@ -15,6 +15,7 @@ import msgspec
 from domain.core.bots import Choose
 from domain.core.decider import LogEntry, Outcome
 from domain.core.rng import Rng
+from domain.core.steps import Steps
 
 
 @dataclass(frozen=True, eq=False)
@@ -32,7 +33,7 @@ class Rulebook:
     View: type[msgspec.Struct]
     check_options: Callable[[Any, int, bool], None]
     setup: Callable[[Any, tuple[str, ...], Rng], list[Any]]
-    decide: Callable[[Any, int, Any, Rng], list[Any]]
+    decide_steps: Callable[[Any, int, Any, Rng], Steps]
     evolve: Callable[[Any | None, Any], Any]
     legal_actions: Callable[[Any, int], list[Any]]
     to_act: Callable[[Any], tuple[int, ...]]
@@ -40,3 +41,7 @@ class Rulebook:
     log_entries: Callable[[Any | None, Any], list[LogEntry]]
     outcome: Callable[[Any], Outcome | None]
     bots: Mapping[str, Choose] = field(default_factory=dict)
+
+    def decide(self, state: Any, seat: int, command: Any, rng: Rng) -> list[Any]:
+        """The events a seat's command causes (``decide_steps`` without the state they lead to)."""
+        return self.decide_steps(state, seat, command, rng).events

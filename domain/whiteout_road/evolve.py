@@ -248,7 +248,6 @@ _RECORDERS: dict[type, Callable[[Any, Any], Any]] = {
 }
 
 
-
 def steps_from(state: State | None) -> Steps:
     """Decide step by step from a state, each rule seeing the road as it is by then."""
     return Steps(state, evolve)

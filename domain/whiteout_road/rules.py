@@ -9,7 +9,7 @@ from domain.whiteout_road.beats import resolve_beat
 from domain.whiteout_road.cards import EVERY_CARD, WHITEOUT, is_spade, title, wagon_of
 from domain.whiteout_road.commands import BEAT_PLAYS, Commit
 from domain.whiteout_road.endings import resolve_gambit
-from domain.whiteout_road.events import Event, PlayCommitted, PlaysRevealed, RoadEnded, SeatConceded
+from domain.whiteout_road.events import PlayCommitted, PlaysRevealed, RoadEnded, SeatConceded
 from domain.whiteout_road.evolve import Steps, steps_from
 from domain.whiteout_road.legal import trail_wagons
 from domain.whiteout_road.nights import carry_on
@@ -18,8 +18,8 @@ from domain.whiteout_road.state import Beat, Gambit, Over, State, seats_in
 SUIT_PLAYS = {"load": "load", "push": "push", "fling": "be flung"}
 
 
-def decide(state: State, seat: int, command: Commit | Concede, rng: Rng) -> list[Event]:
-    """The events a seat's command causes, or a RuleViolation that changes nothing."""
+def decide_steps(state: State, seat: int, command: Commit | Concede, rng: Rng) -> Steps:
+    """The events a seat's command causes and the state they lead to, or a RuleViolation."""
     if isinstance(state, Over):
         raise WrongPhase("the match is over")
     if not isinstance(state, (Beat, Gambit)):
@@ -38,17 +38,15 @@ def check_seat(state: Beat | Gambit, seat: int) -> None:
         raise NotYourTurn("you have conceded this match")
 
 
-def commit(state: Beat | Gambit, seat: int, command: Commit, rng: Rng) -> list[Event]:
+def commit(state: Beat | Gambit, seat: int, command: Commit, rng: Rng) -> Steps:
     """R4, R6: the card goes face down; the last commitment reveals them all and play goes on."""
     check_owes(state, seat)
     check_card(state, seat, command.card)
     check_play(state, command)
     steps = steps_from(state)
-    steps.then(
-        PlayCommitted(seat=seat, card=command.card, play=command.play, wagon=command.wagon)
-    )
+    steps.then(PlayCommitted(seat=seat, card=command.card, play=command.play, wagon=command.wagon))
     settle(steps, rng)
-    return steps.events
+    return steps
 
 
 def settle(steps: Steps, rng: Rng) -> None:
@@ -126,7 +124,7 @@ def check_trail(state: Beat | Gambit, command: Commit) -> None:
         )
 
 
-def concede(state: Beat | Gambit, seat: int, rng: Rng) -> list[Event]:
+def concede(state: Beat | Gambit, seat: int, rng: Rng) -> Steps:
     """R10: the hand is set aside; the last seat still in wins at once; a last owed card reveals."""
     steps = steps_from(state)
     traveller = state.seats[seat]
@@ -137,4 +135,4 @@ def concede(state: Beat | Gambit, seat: int, rng: Rng) -> list[Event]:
         steps.then(RoadEnded(winners=still_in))
     elif seat in state.owing:
         settle(steps, rng)
-    return steps.events
+    return steps
