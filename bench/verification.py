@@ -4,8 +4,10 @@ Random finished matches are exported as the server exports them and encoded to J
 file would hold them. Timed, in one process and one thread: decoding each document and running
 ``projections.verify.verify`` on it (the commitment, every hash, every command re-decided, the
 header and result), which is what `hearthlog verify` does per match. The rate is per second of
-this process's CPU time (the machine is shared; wall-clock time is also given). Beside it, the
-baseline: a plain fold of the same documents' events (decode and evolve, nothing checked). Run:
+this process's CPU time (the machine is shared; wall-clock time is also given). Beside it, three
+baselines on the same documents: a plain fold of their events (decode and evolve, nothing
+checked), and two floors no verifier can go under, since they use no rule at all: reading the
+document, and reading it plus recomputing its hash chain. Run:
 
     PYTHONPATH=. python -m bench.verification [--matches 400] [--rounds 3]
 """
@@ -22,6 +24,7 @@ import msgspec
 from bench import common
 from bench.matches import exported, play
 from domain.core import match
+from domain.core.chain import GENESIS, link
 from domain.core.codec import event_decoder
 from domain.games import GAMES
 from projections.export import MatchExport
@@ -45,6 +48,18 @@ def check(raw: bytes) -> None:
         raise AssertionError(f"{report.match_id}: {report.problem}")
 
 
+def read_only(raw: bytes) -> None:
+    """Floor 1: decode the document, as any verifier must."""
+    _export.decode(raw)
+
+
+def read_and_chain(raw: bytes) -> None:
+    """Floor 2: decode the document and recompute every event's hash (no rule involved)."""
+    previous = GENESIS
+    for event in _export.decode(raw).events:
+        previous = link(previous, bytes(event.data))
+
+
 def fold_only(raw: bytes) -> None:
     """The baseline: decode the document and fold its events, checking nothing."""
     document = _export.decode(raw)
@@ -65,19 +80,21 @@ def timed(name: str, work: Callable[[bytes], None], docs: list[bytes]) -> dict[s
 
 
 def run(count: int, rounds: int) -> dict[str, Any]:
-    """Every registered game: verification and the plain fold, in interleaved rounds."""
+    """Every registered game: verification, the plain fold and the floors, in interleaved rounds."""
     games = []
     for game_id in sorted(GAMES):
         docs = documents(game_id, count)
         events = sum(len(_export.decode(raw).events) for raw in docs)
-        runs: dict[str, list[dict[str, Any]]] = {"verify": [], "fold": []}
+        work = {"read": read_only, "chain": read_and_chain, "fold": fold_only, "verify": check}
+        runs: dict[str, list[dict[str, Any]]] = {name: [] for name in work}
         for _ in range(rounds):
-            runs["fold"].append(timed("fold", fold_only, docs))
-            runs["verify"].append(timed("verify", check, docs))
+            for name, step in work.items():
+                runs[name].append(timed(name, step, docs))
         best = {name: sorted(r, key=lambda x: x["per_cpu_second"])[(rounds - 1) // 2]
                 for name, r in runs.items()}
         print(f"  verification {game_id}: {best['verify']['per_cpu_second']:.0f} matches per "
-              f"CPU second (fold only: {best['fold']['per_cpu_second']:.0f})", flush=True)
+              f"CPU second (fold only: {best['fold']['per_cpu_second']:.0f}, reading and "
+              f"hashing only: {best['chain']['per_cpu_second']:.0f})", flush=True)
         games.append({"game": game_id, "matches": count, "events": events, **best})
     return {"benchmark": "verification", "rounds": rounds, "games": games}
 

@@ -55,7 +55,7 @@ class Stream:
         """Return the next ``size`` bytes of the stream."""
         while len(self._buffer) < size:
             message = self._label + b"\x00" + self._block.to_bytes(8, "big")
-            self._buffer += hmac.new(self._seed, message, hashlib.sha256).digest()
+            self._buffer += hmac.digest(self._seed, message, "sha256")
             self._block += 1
         head, self._buffer = self._buffer[:size], self._buffer[size:]
         return head
