@@ -229,8 +229,7 @@ class MatchService:
             raise version_clash(expected, loaded.version)
         seed = await self._server_seed(mid)
         with rule_errors():
-            events = match.decide(loaded.game, loaded.state, seat, command, seed)
-        state = match.fold(loaded.game, events, loaded.state)
+            events, state = match.decide_and_evolve(loaded.game, loaded.state, seat, command, seed)
         after = Loaded(row=_stamped(loaded.row, datetime.now(UTC)), game=loaded.game,
                        state=state, version=loaded.version + len(events))
         record = None
