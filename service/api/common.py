@@ -65,6 +65,11 @@ async def strictly(request: Request, data: BodyType) -> BodyType:
         raise ServiceError(400, f"the body does not fit the schema: {error}") from None
 
 
-def provide_service(request: Request) -> MatchService:
+def service_of(request: Request) -> MatchService:
     """The application service created at start-up."""
-    return request.app.state.service
+    return request.app.state.service  # type: ignore[no-any-return]
+
+
+def caller(request: Request) -> tuple[MatchService, str | None]:
+    """The service and the caller's token: plain calls, cheaper than litestar dependencies."""
+    return service_of(request), provide_token(request)

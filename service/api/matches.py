@@ -5,46 +5,38 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from litestar import Controller, Request, Response, get, post
-from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 
 from service.api import schemas
-from service.api.common import (
-    OPTIONAL_TOKEN,
-    TOKEN,
-    errors,
-    provide_service,
-    provide_token,
-    strictly,
-)
-from service.matches import MatchService
+from service.api.common import OPTIONAL_TOKEN, TOKEN, caller, errors, service_of, strictly
 
 Status = Literal["lobby", "playing", "finished"]
-Service = NamedDependency[MatchService]
-Token = NamedDependency[str | None]
 
 
 class MatchController(Controller):
-    """Every route under /matches; each decodes, calls one service function, answers."""
+    """Every route under /matches; each decodes, calls one service function, answers.
+
+    The service and the token are taken from the request by plain calls, not litestar
+    dependencies: two dependencies are resolved in an anyio task group of two tasks on every
+    request, about a tenth of the server's CPU on the command path (docs/benchmarks.md).
+    """
 
     path = "/matches"
     tags = ["matches"]
-    dependencies = {"service": Provide(provide_service, sync_to_thread=False),
-                    "token": Provide(provide_token, sync_to_thread=False)}
 
     @post("/", operation_id="createMatch", summary="Open a match",
           responses=errors(400, 413, 422))
     async def create(
-        self, service: Service, request: Request, data: JSONBody[schemas.CreateMatch]
+        self, request: Request, data: JSONBody[schemas.CreateMatch]
     ) -> schemas.MatchCreatedAnswer:
         """Open a match of a game; the answer's host token starts it."""
-        return await service.create(await strictly(request, data))
+        return await service_of(request).create(await strictly(request, data))
 
     @get("/", operation_id="listMatches", summary="List matches, newest first",
          responses=errors(400))
     async def list_matches(
         self,
-        service: Service,
+        request: Request,
         game: FromQuery[str | None] = None,
         status: FromQuery[Status | None] = None,
         tournament: FromQuery[str | None] = None,
@@ -52,73 +44,71 @@ class MatchController(Controller):
         offset: Annotated[int, QueryParameter(ge=0, le=1_000_000_000)] = 0,
     ) -> schemas.MatchPage:
         """A page of matches, filtered by game, status and tournament."""
-        return await service.list(
+        return await service_of(request).list(
             game=game, status=status, tournament=tournament, limit=limit, offset=offset
         )
 
     @get("/{match_id:str}", operation_id="getMatch", summary="A match's summary",
          responses=errors(404))
-    async def get_match(self, service: Service, match_id: FromPath[str]) -> schemas.MatchSummary:
+    async def get_match(self, request: Request, match_id: FromPath[str]) -> schemas.MatchSummary:
         """The summary: players, status, version, seed commitment; seeds once finished."""
-        return await service.summary(match_id)
+        return await service_of(request).summary(match_id)
 
     @post("/{match_id:str}/seats", operation_id="joinMatch", summary="Take a seat",
           responses=errors(400, 404, 409, 413, 422))
     async def join(
-        self, service: Service, request: Request, match_id: FromPath[str],
-        data: JSONBody[schemas.JoinSeat],
+        self, request: Request, match_id: FromPath[str], data: JSONBody[schemas.JoinSeat]
     ) -> schemas.SeatAnswer:
         """Take the next free seat (numbered from 0 clockwise, in joining order)."""
-        return await service.join(match_id, await strictly(request, data))
+        return await service_of(request).join(match_id, await strictly(request, data))
 
     @post("/{match_id:str}/start", operation_id="startMatch", summary="Start play (host)",
           status_code=200, responses=errors(401, 403, 404, 409), security=TOKEN)
-    async def start(
-        self, service: Service, token: Token, match_id: FromPath[str]
-    ) -> schemas.MatchSummary:
+    async def start(self, request: Request, match_id: FromPath[str]) -> schemas.MatchSummary:
         """The host starts the match once every seat is taken."""
+        service, token = caller(request)
         return await service.start(match_id, token)
 
     @get("/{match_id:str}/view", operation_id="getView", summary="Your view of the match",
          responses=errors(401, 404), security=OPTIONAL_TOKEN)
-    async def view(
-        self, service: Service, token: Token, match_id: FromPath[str]
-    ) -> schemas.MatchView:
+    async def view(self, request: Request, match_id: FromPath[str]) -> schemas.MatchView:
         """A seat's view with its token; without a token, the spectator's."""
+        service, token = caller(request)
         return await service.view(match_id, token)
 
     @get("/{match_id:str}/legal-actions", operation_id="getLegalActions",
          summary="What your seat may do now", responses=errors(401, 403, 404), security=TOKEN)
     async def legal_actions(
-        self, service: Service, token: Token, match_id: FromPath[str]
+        self, request: Request, match_id: FromPath[str]
     ) -> schemas.LegalActions:
         """Complete commands, each ready to send unchanged to the commands route."""
+        service, token = caller(request)
         return await service.legal_actions(match_id, token)
 
     @post("/{match_id:str}/commands", operation_id="sendCommand", summary="Play a command",
           status_code=200, responses=errors(400, 401, 403, 404, 409, 413, 422),
           security=TOKEN)
     async def command(
-        self, service: Service, token: Token, match_id: FromPath[str],
-        data: JSONBody[schemas.SendCommand], request: Request,
+        self, request: Request, match_id: FromPath[str], data: JSONBody[schemas.SendCommand]
     ) -> Response[schemas.CommandAnswer]:
         """Play for your seat; the same command_id again gives the first answer."""
+        service, token = caller(request)
         status, body = await service.command(match_id, token, await strictly(request, data))
         return Response(content=body, status_code=status, media_type="application/json")
 
     @post("/{match_id:str}/concede", operation_id="concede", summary="Concede the match",
           status_code=200, responses=errors(401, 403, 404, 409), security=TOKEN)
-    async def concede(
-        self, service: Service, token: Token, match_id: FromPath[str]
-    ) -> schemas.CommandAnswer:
+    async def concede(self, request: Request, match_id: FromPath[str]) -> schemas.CommandAnswer:
         """Your seat gives up: its flame is snuffed and it takes no further part."""
+        service, token = caller(request)
         return await service.concede(match_id, token)
 
     @get("/{match_id:str}/log", operation_id="getLog", summary="The match log",
          responses=errors(400, 401, 404), security=OPTIONAL_TOKEN)
     async def log(
-        self, service: Service, token: Token, match_id: FromPath[str],
+        self, request: Request, match_id: FromPath[str],
         after: Annotated[int, QueryParameter(ge=0)] = 0,
     ) -> schemas.LogPage:
         """Public lines after a version, plus your private lines with your seat token."""
+        service, token = caller(request)
         return await service.log(match_id, token, after)

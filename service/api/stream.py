@@ -7,18 +7,14 @@ from typing import Annotated
 
 import msgspec
 from litestar import Controller, Request, get
-from litestar.di import NamedDependency, Provide
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, HeaderParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from service.api.common import errors, provide_service, provide_token
+from service.api.common import caller, errors
 from service.api.schemas import StreamUpdate
 from service.live import HEARTBEAT, open_follow
-from service.matches import MatchService
 
-Service = NamedDependency[MatchService]
-Token = NamedDependency[str | None]
 LastEventId = Annotated[
     int | None,
     HeaderParameter(
@@ -42,10 +38,6 @@ class StreamController(Controller):
 
     path = "/matches"
     tags = ["matches"]
-    dependencies = {
-        "service": Provide(provide_service, sync_to_thread=False),
-        "token": Provide(provide_token, sync_to_thread=False),
-    }
     security = [{"BearerToken": []}]
 
     @get(
@@ -57,13 +49,11 @@ class StreamController(Controller):
     async def stream(
         self,
         request: Request,
-        service: Service,
-        token: Token,
         match_id: FromPath[str],
         last_event_id: LastEventId = None,
     ) -> ServerSentEvent:
         """Your new log lines and your view after every change; the spectator's without a token."""
-        state = request.app.state
+        state, (service, token) = request.app.state, caller(request)
         updates = await open_follow(
             service, state.hub, match_id, token, last_event_id or 0, state.live.heartbeat
         )
