@@ -36,12 +36,19 @@ class BotRunner:
         self._wakes: dict[str, asyncio.Event] = {}
         self._never: OrderedDict[str, None] = OrderedDict()
 
-    def poke(self, match_id: str) -> None:
-        """Look at a match soon: wake its task, or start one (unless it never needs a move)."""
+    def poke(self, match_id: str, version: int | None = None) -> None:
+        """Look at a match soon: wake its task, or start one (unless it never needs a move).
+
+        ``version`` is the one a notification announced: when this process already holds the
+        match's state at that version or later (its own append) and that state owes no move,
+        there is nothing to load and nothing to do.
+        """
         if match_id in self._never:
             return
         if match_id in self._wakes:
             self._wakes[match_id].set()
+            return
+        if version is not None and self._owes_nothing(match_id, version):
             return
         self._wakes[match_id] = asyncio.Event()
         self._tasks[match_id] = asyncio.create_task(self._follow(match_id), name="hearthlog-bot")
@@ -117,6 +124,14 @@ class BotRunner:
             return await self.service.act_for(match_id, seat, action, loaded.version)
         timeout = match.TimeOut(seat=seat, action=msgspec.to_builtins(action))
         return await self.service.act_for(match_id, None, timeout, loaded.version)
+
+    def _owes_nothing(self, match_id: str, version: int) -> bool:
+        """Whether the state this process holds, at ``version`` or later, owes no move now."""
+        known = self.service.cache.known(match_id)
+        if known is None or known.version < version or next_due(known, self.bot_delay):
+            return False
+        self._remember_if_never_due(known)
+        return True
 
     def _remember_if_never_due(self, loaded: Loaded) -> None:
         """Remember (a bounded number of) matches that will never need a move."""

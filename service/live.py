@@ -57,7 +57,7 @@ class Hub:
 
     def __init__(self) -> None:
         self._followers: dict[str, set[asyncio.Event]] = {}
-        self._watchers: list[Callable[[str], None]] = []
+        self._watchers: list[Callable[[str, int | None], None]] = []
 
     @contextlib.contextmanager
     def follow(self, match_id: str) -> Iterator[asyncio.Event]:
@@ -71,16 +71,16 @@ class Hub:
             if not self._followers[match_id]:
                 del self._followers[match_id]
 
-    def watch(self, callback: Callable[[str], None]) -> None:
-        """Call ``callback(match_id)`` on every notification."""
+    def watch(self, callback: Callable[[str, int | None], None]) -> None:
+        """Call ``callback(match_id, version)`` on every notification."""
         self._watchers.append(callback)
 
-    def publish(self, match_id: str) -> None:
-        """A match changed: wake its followers and tell the watchers."""
+    def publish(self, match_id: str, version: int | None = None) -> None:
+        """A match changed (to ``version``, if known): wake its followers, tell the watchers."""
         for woken in self._followers.get(match_id, ()):
             woken.set()
         for callback in self._watchers:
-            callback(match_id)
+            callback(match_id, version)
 
     def resync(self) -> None:
         """Notifications may have been lost: every follower re-reads from the store."""
@@ -125,7 +125,8 @@ class Listener(Background):
 
     def _heard(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         """A committed append: ``<match_id>:<version>``."""
-        self.hub.publish(payload.partition(":")[0])
+        match_id, _, version = payload.partition(":")
+        self.hub.publish(match_id, int(version) if version.isdigit() else None)
 
 
 async def open_follow(

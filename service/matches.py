@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import secrets
 import uuid
@@ -322,8 +323,9 @@ def _stamped(row: MatchRow, at: datetime) -> MatchRow:
     return msgspec.structs.replace(row, updated_at=at)
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_id(match_id: str) -> str:
-    """A canonical match id; 404 for anything that is not one."""
+    """A canonical match id; 404 for anything that is not one (kept: several parses a request)."""
     try:
         return str(uuid.UUID(match_id))
     except ValueError:
