@@ -6,7 +6,9 @@ ids, with its events and hashes, by COPY (the export's work depends on the rows,
 matches were chosen). A real `hearthlog serve` process then streams
 ``GET /exports/matches?format=ndjson`` for the oldest N matches (``finished_before``), while
 this process samples the server's resident memory (psutil) every 20 ms and reads the answer
-chunk by chunk, discarding it. Reported per N: the server's RSS before, at its peak and after,
+chunk by chunk, discarding it. The server's memory is the serving process's resident set plus
+its children's (granian runs the app in a worker process; the database is given by URL, so no
+Postgres process is among them). Reported per N: the server's RSS before, at its peak and after,
 the bytes and matches streamed, and the time. Run:
 
     PYTHONPATH=. python -m bench.export_memory [--sizes 2000,20000] [--distinct 500]
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import subprocess
 import sys
@@ -99,8 +102,17 @@ def start_server(url: str, port: int) -> subprocess.Popen:
     raise RuntimeError("the server did not start")
 
 
+def resident(process: psutil.Process) -> int:
+    """The resident set size of a process and every process under it, in bytes."""
+    total = process.memory_info().rss
+    for child in process.children(recursive=True):
+        with contextlib.suppress(psutil.NoSuchProcess):
+            total += child.memory_info().rss
+    return total
+
+
 class Sampler(threading.Thread):
-    """Samples a process's resident set size every 20 ms until stopped."""
+    """Samples a server's resident set size (its children's included) every 20 ms until stopped."""
 
     def __init__(self, pid: int) -> None:
         super().__init__(daemon=True)
@@ -109,7 +121,7 @@ class Sampler(threading.Thread):
     def run(self) -> None:
         """Sample until stopped."""
         while self.running:
-            self.samples.append(self.process.memory_info().rss)
+            self.samples.append(resident(self.process))
             time.sleep(0.02)
 
     def stop(self) -> list[int]:
@@ -121,7 +133,7 @@ class Sampler(threading.Thread):
 
 def export(base: str, pid: int, count: int) -> dict[str, Any]:
     """Stream the oldest ``count`` matches as NDJSON, sampling the server's memory meanwhile."""
-    rss = psutil.Process(pid).memory_info().rss
+    rss = resident(psutil.Process(pid))
     before = (EPOCH + timedelta(seconds=count)).isoformat()
     sampler, lines, size = Sampler(pid), 0, 0
     sampler.start()
@@ -138,7 +150,7 @@ def export(base: str, pid: int, count: int) -> dict[str, Any]:
     return {"matches": lines, "bytes": size, "seconds": round(seconds, 2),
             "matches_per_second": round(lines / seconds, 1),
             "rss_before_mib": round(rss / mib, 1), "rss_peak_mib": round(max(samples) / mib, 1),
-            "rss_after_mib": round(psutil.Process(pid).memory_info().rss / mib, 1),
+            "rss_after_mib": round(resident(psutil.Process(pid)) / mib, 1),
             "samples": len(samples)}
 
 
