@@ -2,7 +2,9 @@
 
 One round trip per append: a single statement updates the match row only where the version is
 the one expected and the head hash is the one the new hashes were chained from, and inserts the
-events, the seat token and the command record only if that update hit a row. A single statement
+events, the seat token and the command record only if that update hit a row. The statement has
+only the parts the append needs (a single event is inserted without arrays), one prepared
+statement per shape: the usual append, one event, is the cheapest. A single statement
 is atomic: if the version moved on nothing is written, and a duplicate command id or seat token
 fails the whole statement. The caller chains the hashes from the head it knows for the expected
 version (from its own writes and reads, else read first); the WHERE clause turns a wrong guess
@@ -17,6 +19,8 @@ only committed appends are announced, and a lost one costs nothing: followers re
 from __future__ import annotations
 
 import asyncio
+import functools
+import itertools
 import logging
 import uuid
 from collections import OrderedDict
@@ -29,27 +33,56 @@ from domain.core.chain import link
 
 log = logging.getLogger("hearthlog.store")
 
-APPEND = """
+# The statement is put together for the append's shape (one event, several, none; a seat token;
+# a command record), so each part is written only when there is something to write; each shape
+# is one prepared statement. ``{}`` marks the parameters a part adds after the first nine.
+_HEAD = """
 WITH head AS (
     UPDATE matches SET version = $3, head_hash = $4, status = $5, summary = $6,
         seats_taken = coalesce($7, seats_taken), updated_at = now(),
         finished_at = CASE WHEN $8 THEN coalesce(finished_at, now()) ELSE finished_at END
     WHERE match_id = $1 AND version = $2 AND head_hash = $9
     RETURNING updated_at
-), written AS (
+)"""
+_ONE_EVENT = """, written AS (
+    INSERT INTO events (match_id, version, type, data, metadata, hash)
+    SELECT $1, $3, {}, {}::json, {}, $4 FROM head
+)"""
+_EVENTS = """, written AS (
     INSERT INTO events (match_id, version, type, data, metadata, hash)
     SELECT $1, e.version, e.type, e.data::json, e.metadata, e.hash
-    FROM head, unnest($10::int[], $11::text[], $12::text[], $13::jsonb[], $14::bytea[])
+    FROM head, unnest({}::int[], {}::text[], {}::text[], {}::jsonb[], {}::bytea[])
         AS e(version, type, data, metadata, hash)
-), token AS (
-    INSERT INTO seat_tokens (match_id, seat, token_hash)
-    SELECT $1, $15, $16 FROM head WHERE $15::int IS NOT NULL
-), command AS (
+)"""
+_TOKEN = """, token AS (
+    INSERT INTO seat_tokens (match_id, seat, token_hash) SELECT $1, {}, {} FROM head
+)"""
+_COMMAND = """, command AS (
     INSERT INTO commands (match_id, command_id, seat, response, status_code, version)
-    SELECT $1, $17, $18, $19, $20, $21 FROM head WHERE $17::text IS NOT NULL
-)
-SELECT updated_at FROM head
-"""
+    SELECT $1, {}, {}, {}, {}, {} FROM head
+)"""
+
+
+@functools.cache
+def statement(events: int, token: bool, command: bool) -> str:
+    """The append statement for ``events`` new events (0, 1 or more), a seat token, a command."""
+    parts = [_HEAD, "" if events == 0 else _ONE_EVENT if events == 1 else _EVENTS,
+             _TOKEN if token else "", _COMMAND if command else ""]
+    numbers = itertools.count(10)
+    text = "".join(part.format(*(f"${next(numbers)}" for _ in range(part.count("{}"))))
+                   for part in parts)
+    return text + "\nSELECT updated_at FROM head\n"
+
+
+def _event_args(expected: int, events: list[Any], hashes: list[bytes]) -> list[Any]:
+    """The events' parameters: one event's own values, or parallel arrays of several."""
+    if len(events) == 1:
+        return [events[0].type, events[0].data.decode(), events[0].metadata]
+    if not events:
+        return []
+    return [list(range(expected + 1, expected + len(events) + 1)), [e.type for e in events],
+            [e.data.decode() for e in events], [e.metadata for e in events], hashes]
+
 
 HEAD = "SELECT version, head_hash FROM matches WHERE match_id = $1"
 ANNOUNCE = "SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload"
@@ -98,15 +131,16 @@ async def append_once(pool: asyncpg.Pool, key: uuid.UUID, expected: int, head: b
     for event in events:
         previous = link(previous, event.data)
         hashes.append(previous)
-    token, command = write["seat_token"] or (None, None), write["command"]
-    recorded = (None,) * 5 if command is None else (
-        command.command_id, command.seat, command.response, command.status_code, command.version)
-    now = await pool.fetchval(
-        APPEND, key, expected, expected + len(events), previous, write["status"],
-        write["summary"], write["seats_taken"], write["finished"], head,
-        list(range(expected + 1, expected + len(events) + 1)), [e.type for e in events],
-        [e.data.decode() for e in events], [e.metadata for e in events], hashes,
-        *token, *recorded)
+    token, command = write["seat_token"], write["command"]
+    args = [key, expected, expected + len(events), previous, write["status"], write["summary"],
+            write["seats_taken"], write["finished"], head, *_event_args(expected, events, hashes)]
+    if token is not None:
+        args += token
+    if command is not None:
+        args += [command.command_id, command.seat, command.response, command.status_code,
+                 command.version]
+    query = statement(min(len(events), 2), token is not None, command is not None)
+    now = await pool.fetchval(query, *args)
     if now is None:
         raise Refused(*await read_head(pool, key))
     return now, hashes

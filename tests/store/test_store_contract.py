@@ -348,3 +348,31 @@ async def test_match_ids_are_compared_as_uuids(store: EventStore) -> None:
     row = await store.get_match(match_id.upper())
 
     assert row is not None and row.match_id == match_id
+
+
+@pytest.mark.parametrize("count", [0, 1, 3])
+@pytest.mark.parametrize("with_token", [False, True])
+@pytest.mark.parametrize("with_command", [False, True])
+async def test_every_shape_of_append_writes_all_it_carries(
+    store: EventStore, count: int, with_token: bool, with_command: bool
+) -> None:
+    match_id = await new_match(store)
+    token = (0, b"token-0") if with_token else None
+    record = CommandRecord(command_id="c", seat=0, response=b"{}", status_code=200,
+                           version=1 + count) if with_command else None
+    new = [event(card=n) for n in range(count)]
+
+    stored = await store.append(match_id, 1, new, status="playing", summary={"n": count},
+                                seats_taken=1, seat_token=token, command=record)
+
+    loaded = await store.load(match_id)
+    assert [e.version for e in stored] == list(range(2, 2 + count)) == [e.version for e in loaded[1:]]
+    assert [e.data for e in loaded[1:]] == [e.data for e in new]
+    assert [e.hash for e in loaded] == chain([e.data for e in loaded])
+    row = await store.get_match(match_id)
+    assert row is not None
+    assert (row.version, row.status, row.summary, row.seats_taken) == (
+        1 + count, "playing", {"n": count}, 1)
+    assert row.head_hash == loaded[-1].hash
+    assert await store.seat_for_token(match_id, b"token-0") == (0 if with_token else None)
+    assert (await store.find_command(match_id, "c") is not None) == with_command
