@@ -243,7 +243,11 @@ def _start(game: Game, state: Lobby, seed: bytes) -> list[Any]:
 
 
 def evolve(game: Game, state: MatchState | None, event: Any) -> MatchState:
-    """Record one event of the match stream."""
+    """Record one event of the match stream (play first: nearly every event is the game's)."""
+    if type(state) is Table:
+        if type(event) is SeatTimedOut:
+            return state
+        return msgspec.structs.replace(state, game=game.evolve(state.game, event))
     match state, event:
         case None, MatchCreated():
             return Lobby(created=event)
@@ -262,10 +266,6 @@ def evolve(game: Game, state: MatchState | None, event: Any) -> MatchState:
                 game=None,
                 bots=state.bots,
             )
-        case Table(), SeatTimedOut():
-            return state
-        case Table(), _:
-            return msgspec.structs.replace(state, game=game.evolve(state.game, event))
     raise BrokenInvariant(f"cannot apply {type(event).__name__} to {type(state).__name__}")
 
 
