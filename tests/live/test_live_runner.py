@@ -47,10 +47,10 @@ async def test_a_notification_of_its_own_append_that_owes_no_move_reads_nothing(
 
 
 async def test_a_notification_this_process_cannot_vouch_for_is_looked_at() -> None:
-    """Given a match with a bot, or a version this process has not seen, then the runner
+    """Given a match with a bot to act, or a version this process has not seen, then the runner
     starts a task that loads the match."""
     service = MatchService(CountingStore())
-    with_bot, version = await started(service, ["random", None])
+    with_bot, version = await started(service, ["random", "random"])
     people, later = await started(service, [None, None])
     runner = BotRunner(service, bot_delay=3600)
 
