@@ -4,7 +4,11 @@ One round trip per append: a single statement updates the match row only where t
 the one expected and the head hash is the one the new hashes were chained from, and inserts the
 events, the seat token and the command record only if that update hit a row. The statement has
 only the parts the append needs (a single event is inserted without arrays), one prepared
-statement per shape: the usual append, one event, is the cheapest. A single statement
+statement per shape: the usual append, one event, is the cheapest. The summary is sent only
+when it differs from the one this process wrote with the expected version and head hash (most
+moves leave it as it was; NULL keeps the row's). That is safe because the statement lands only
+on a row at that version and head hash, and the summary is the match's read model, a function
+of its events, so nothing else gives the same version and head another summary. A single statement
 is atomic: if the version moved on nothing is written, and a duplicate command id or seat token
 fails the whole statement. The caller chains the hashes from the head it knows for the expected
 version (from its own writes and reads, else read first); the WHERE clause turns a wrong guess
@@ -38,7 +42,7 @@ log = logging.getLogger("hearthlog.store")
 # is one prepared statement. ``{}`` marks the parameters a part adds after the first nine.
 _HEAD = """
 WITH head AS (
-    UPDATE matches SET version = $3, head_hash = $4, status = $5, summary = $6,
+    UPDATE matches SET version = $3, head_hash = $4, status = $5, summary = coalesce($6, summary),
         seats_taken = coalesce($7, seats_taken), updated_at = now(),
         finished_at = CASE WHEN $8 THEN coalesce(finished_at, now()) ELSE finished_at END
     WHERE match_id = $1 AND version = $2 AND head_hash = $9
@@ -97,10 +101,14 @@ class Refused(Exception):
 
 
 class Heads:
-    """The head hash of each match at the last version this process wrote or read; a cache."""
+    """What this process last wrote or read of each match: version, head hash, summary; a cache.
+
+    The summary is kept as the JSON bytes this process wrote with that version (None when it
+    only read the row), so an append that leaves it unchanged need not send it again.
+    """
 
     def __init__(self, capacity: int = 10_000) -> None:
-        self._heads: OrderedDict[uuid.UUID, tuple[int, bytes]] = OrderedDict()
+        self._heads: OrderedDict[uuid.UUID, tuple[int, bytes, bytes | None]] = OrderedDict()
         self._capacity = capacity
 
     def get(self, key: uuid.UUID, version: int) -> bytes | None:
@@ -108,11 +116,16 @@ class Heads:
         known = self._heads.get(key)
         return known[1] if known is not None and known[0] == version else None
 
-    def put(self, key: uuid.UUID, version: int, head: bytes) -> None:
-        """Remember a head hash, unless a later one is already known."""
+    def summary(self, key: uuid.UUID, version: int, head: bytes) -> bytes | None:
+        """The summary this process wrote with ``version`` and ``head``, if it is the one known."""
+        known = self._heads.get(key)
+        return known[2] if known is not None and known[:2] == (version, head) else None
+
+    def put(self, key: uuid.UUID, version: int, head: bytes, summary: bytes | None = None) -> None:
+        """Remember a head hash (and the summary written with it), unless a later one is known."""
         known = self._heads.get(key)
         if known is None or known[0] <= version:
-            self._heads[key] = (version, head)
+            self._heads[key] = (version, head, summary)
             self._heads.move_to_end(key)
             if len(self._heads) > self._capacity:
                 self._heads.popitem(last=False)

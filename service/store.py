@@ -342,7 +342,7 @@ class PostgresStore:
         """Insert the match row and its first event in one transaction."""
         key = _require_uuid(match_id)
         check_write("lobby", [first])
-        head = link(GENESIS, first.data)
+        head, written = link(GENESIS, first.data), msgspec.json.encode(summary)
         async with self.pool.acquire() as conn, conn.transaction():
             try:
                 created_at = await conn.fetchval(
@@ -358,14 +358,14 @@ class PostgresStore:
                     seed_commitment,
                     server_seed,
                     host_token_hash,
-                    summary,
+                    written,
                 )
             except asyncpg.UniqueViolationError as error:
                 raise StoreError(f"match {key} already exists") from error
             await conn.execute(
                 _INSERT_EVENT, key, 1, first.type, first.data.decode(), first.metadata, head
             )
-        self.heads.put(key, 1, head)
+        self.heads.put(key, 1, head, written)
         self.announcer.announce(f"{key}:1")
         return _stored(str(key), 1, first, created_at, head)
 
@@ -387,13 +387,12 @@ class PostgresStore:
         if key is None:
             raise UnknownMatch(match_id)
         check_write(status, events)
-        write = {"status": status, "summary": summary, "seats_taken": seats_taken,
-                 "finished": finished, "seat_token": seat_token, "command": command}
+        write = {"status": status, "summary": msgspec.json.encode(summary),
+                 "seats_taken": seats_taken, "finished": finished, "seat_token": seat_token,
+                 "command": command}
         now, hashes = await self._append_once(key, expected_version, events, write)
-        version = expected_version + len(events)
         if hashes:
-            self.heads.put(key, version, hashes[-1])
-            self.announcer.announce(f"{key}:{version}")
+            self.announcer.announce(f"{key}:{expected_version + len(events)}")
         return [
             _stored(str(key), expected_version + n, e, now, h)
             for n, (e, h) in enumerate(zip(events, hashes, strict=True), start=1)
@@ -408,13 +407,25 @@ class PostgresStore:
             head = _checked(key, expected, *await pg_append.read_head(self.pool, key))
         for _ in range(2):
             try:
-                return await pg_append.append_once(self.pool, key, expected, head, events, **write)
+                now, hashes = await pg_append.append_once(
+                    self.pool, key, expected, head, events,
+                    **{**write, "summary": self._changed(key, expected, head, write["summary"])})
             except pg_append.Refused as refused:
                 head = _checked(key, expected, refused.version, refused.head)
                 self.heads.put(key, expected, head)
             except asyncpg.UniqueViolationError as error:
                 raise _unique_refusal(key, error, write["command"]) from error
+            else:
+                after = hashes[-1] if hashes else head
+                self.heads.put(key, expected + len(events), after, write["summary"])
+                return now, hashes
         raise StoreError(f"match {key} changed its head hash at version {expected}")
+
+    def _changed(self, key: uuid.UUID, version: int, head: bytes, summary: bytes) -> bytes | None:
+        """The summary to write, or None to keep the row's: this process wrote the same one with
+        this version and head hash, and the append only lands on a row at that version and head.
+        """
+        return None if self.heads.summary(key, version, head) == summary else summary
 
     async def load(
         self, match_id: str, after: int = 0, upto: int | None = None

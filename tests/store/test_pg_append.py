@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 import asyncpg
 import pytest
 
 from domain.core.chain import chain
+from service import pg_append
 from service.store import PostgresStore, VersionConflict
 from tests.store.test_store_contract import event, new_match
 
@@ -58,3 +60,52 @@ async def test_each_committed_append_is_announced_after_its_commit(
         await listener.close()
 
     assert heard == [f"{match_id}:1", f"{match_id}:2"]
+
+
+async def test_an_unchanged_summary_is_not_sent_again(
+    pool: asyncpg.Pool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, sent = PostgresStore(pool), []
+    append_once = pg_append.append_once
+
+    async def spy(*args: Any, **write: Any) -> Any:
+        sent.append(write["summary"])
+        return await append_once(*args, **write)
+
+    monkeypatch.setattr(pg_append, "append_once", spy)
+    match_id = await new_match(store)
+    for version, names in enumerate([[], ["a"], ["a"], ["a"]], start=1):
+        await store.append(match_id, version, [event(card=version)], status="playing",
+                           summary={"names": names})
+
+    assert sent == [None, b'{"names":["a"]}', None, None]
+    row = await store.get_match(match_id)
+    assert row is not None and row.summary == {"names": ["a"]}
+
+
+async def test_a_summary_another_process_changed_is_written_again(pool: asyncpg.Pool) -> None:
+    mine, theirs = PostgresStore(pool), PostgresStore(pool)
+    match_id = await new_match(mine)
+    await mine.append(match_id, 1, [event(card=1)], status="playing", summary={"names": ["a"]})
+    await theirs.append(match_id, 2, [event(card=2)], status="playing", summary={"names": ["b"]})
+
+    with pytest.raises(VersionConflict):
+        await mine.append(match_id, 2, [event(card=9)], status="playing", summary={"names": ["a"]})
+    await mine.append(match_id, 3, [event(card=3)], status="playing", summary={"names": ["a"]})
+
+    row = await mine.get_match(match_id)
+    assert row is not None and (row.version, row.summary) == (4, {"names": ["a"]})
+
+
+async def test_a_wrong_cached_head_never_keeps_a_stale_summary(pool: asyncpg.Pool) -> None:
+    store = PostgresStore(pool)
+    match_id = await new_match(store)
+    await store.append(match_id, 1, [event(card=1)], status="playing", summary={"names": ["a"]})
+    await pool.execute("UPDATE matches SET summary = '{\"names\": [\"z\"]}' WHERE match_id = $1",
+                       uuid.UUID(match_id))
+    store.heads.put(uuid.UUID(match_id), 2, bytes(32), b'{"names":["a"]}')
+
+    await store.append(match_id, 2, [event(card=2)], status="playing", summary={"names": ["a"]})
+
+    row = await store.get_match(match_id)
+    assert row is not None and row.summary == {"names": ["a"]}

@@ -376,3 +376,27 @@ async def test_every_shape_of_append_writes_all_it_carries(
     assert row.head_hash == loaded[-1].hash
     assert await store.seat_for_token(match_id, b"token-0") == (0 if with_token else None)
     assert (await store.find_command(match_id, "c") is not None) == with_command
+
+
+async def test_a_summary_sent_again_unchanged_is_still_right_when_read_back(
+    store: EventStore,
+) -> None:
+    match_id = await new_match(store, game="embers", tournament="spring")
+    other = await new_match(store, game="embers", tournament="spring")
+    summaries = [{"names": ["a"]}, {"names": ["a"]}, {"names": ["a", "b"]}, {"names": ["a", "b"]},
+                 {"names": ["a"]}, {"names": ["a"], "result": {"winners": [0]}}]
+    seen = []
+    for version, summary in enumerate(summaries, start=1):
+        finished = "result" in summary
+        await store.append(match_id, version, [event(card=version)],
+                           status="finished" if finished else "playing", summary=summary,
+                           finished=finished)
+        row = await store.get_match(match_id)
+        assert row is not None
+        seen.append(row.summary)
+
+    assert seen == summaries
+    listed = await store.list_matches(game="embers", status="finished", tournament="spring")
+    assert [(r.match_id, r.summary, r.version) for r in listed] == [
+        (match_id, summaries[-1], 7)]
+    assert [r.match_id for r in await store.list_matches(tournament="spring")] == [other, match_id]
