@@ -145,8 +145,8 @@ def machine_line(docs: dict[str, Any]) -> str:
                       f"{d['load_average_at_end'][0]}" for name, d in docs.items() if d)
     return (f"Measured on {m['cpu']}, {m['cores']} cores, {m['memory_gib']} GiB, Python "
             f"{m['python']}, embedded Postgres with default (durable) settings. One-minute load "
-            f"average at the start → end of each benchmark (other engineers' test suites were "
-            f"running on the same two cores): {loads}.")
+            f"average at the start → end of each benchmark (it counts the benchmark's own "
+            f"processes and anything else running on the two cores): {loads}.")
 
 
 def render() -> str:

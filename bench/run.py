@@ -16,7 +16,7 @@ from bench import report
 
 BENCHES = {
     "appends": ["--seconds", "3", "--warmup", "1", "--rounds", "3"],
-    "http": ["--seconds", "5", "--warmup", "1", "--rounds", "2"],
+    "http": ["--seconds", "5", "--warmup", "1", "--rounds", "5"],
     "verification": ["--matches", "400", "--rounds", "3"],
     "cold_start": ["--samples", "150", "--repeats", "7"],
 }
