@@ -7,7 +7,9 @@ a new one. Figures: commands per second and the POST's p50/p99 latency (requests
 counts both). Beside it, on the same kind of server process and the same Postgres, N loops
 POST the same body to a bare litestar route doing one asyncpg INSERT. Each server kind that is
 installed (uvicorn with asyncio and h11; uvicorn with uvloop and httptools; granian) is
-measured, in interleaved rounds, the median round kept. Run:
+measured in every round, one kind after the other with fresh server processes, so load on the
+machine falls on every kind alike; within a kind the bare route and ours alternate. The median
+round is kept. Run:
 
     PYTHONPATH=. python -m bench.http [--seconds 5] [--rounds 2] [--servers granian,uvicorn]
 """
@@ -199,27 +201,23 @@ async def bare_loops(port: int, n: int, seconds: float, warmup: float) -> common
     return common.summarise("bare", n, window.commands, seconds, window.errors)
 
 
-async def one_kind(kind: str, url: str, seconds: float, rounds: int, warmup: float,
-                   matches: tuple[int, ...] = MATCHES) -> list[dict[str, Any]]:
-    """Both apps under one server kind, at every N, in interleaved rounds."""
+async def one_round(kind: str, url: str, seconds: float, warmup: float,
+                    matches: tuple[int, ...]) -> list[tuple[int, common.Measured]]:
+    """One round under one server kind: fresh server processes, both apps at every N."""
     ours, bare = Server(kind, "bench.served:hearthlog", url), Server(kind, "bench.served:bare", url)
     try:
         await ours.ready("/health")
         await bare.ready("/")
-        levels = []
+        measured = []
         for n in matches:
             tables = [Table(ours.port, seed) for seed in range(n)]
             await asyncio.gather(*(table.open() for table in tables))
-            runs: dict[str, list[common.Measured]] = {}
-            for _ in range(rounds):
-                measured = [await bare_loops(bare.port, n, seconds, warmup),
-                            *await play_tables(tables, seconds, warmup)]
-                for m in measured:
-                    runs.setdefault(m.name, []).append(m)
-                    print(f"  http {kind} n={n} {m.name}: {m.rate:.0f}/s p50 {m.p50_ms} ms "
-                          f"p99 {m.p99_ms} ms", flush=True)
-            levels.append({"server": kind, "matches": n, "runs": runs})
-        return levels
+            for m in [await bare_loops(bare.port, n, seconds, warmup),
+                      *await play_tables(tables, seconds, warmup)]:
+                measured.append((n, m))
+                print(f"  http {kind} n={n} {m.name}: {m.rate:.0f}/s p50 {m.p50_ms} ms "
+                      f"p99 {m.p99_ms} ms", flush=True)
+        return measured
     finally:
         ours.stop()
         bare.stop()
@@ -227,14 +225,18 @@ async def one_kind(kind: str, url: str, seconds: float, rounds: int, warmup: flo
 
 async def run(admin_url: str, kinds: list[str], seconds: float, rounds: int,
               warmup: float, matches: tuple[int, ...] = MATCHES) -> dict[str, Any]:
-    """Every server kind, one after another, on one database."""
+    """Every server kind in every round (kind after kind within a round), on one database."""
     url = await common.migrated_database(admin_url, "bench_http")
+    runs: dict[tuple[str, int], dict[str, list[common.Measured]]] = {}
     try:
-        levels = []
-        for kind in kinds:
-            levels += await one_kind(kind, url, seconds, rounds, warmup, matches)
+        for _ in range(rounds):
+            for kind in kinds:
+                for n, m in await one_round(kind, url, seconds, warmup, matches):
+                    runs.setdefault((kind, n), {}).setdefault(m.name, []).append(m)
     finally:
         await drop_database(admin_url, "bench_http")
+    levels = [{"server": kind, "matches": n, "runs": runs[kind, n]}
+              for kind in kinds for n in matches]
     return {"benchmark": "http", "seconds": seconds, "rounds": rounds, "levels": levels}
 
 
