@@ -5,6 +5,9 @@ naming the version it expects (as the service does), for a fixed time. Beside it
 Postgres in the same run:
 - the floor: a plain asyncpg INSERT of the same row into a table with the same primary key,
   same pool, same concurrency (no version check, no match row, no notification);
+- the floor with a version row: that INSERT plus the least version check, a narrow row per
+  stream updated where the version is the expected one, in the same statement (what any
+  store that keeps a version row apart from the events pays at least);
 - the peer: the ``eventsourcing`` library's Postgres recorders (psycopg 3, its own schema),
   one thread and one pooled connection per writer: the application recorder (what its
   Application uses: table lock + NOTIFY, like our notification) and the aggregate recorder
@@ -37,6 +40,14 @@ CREATE TABLE IF NOT EXISTS floor_events (
     hash bytea NOT NULL, PRIMARY KEY (match_id, version))"""
 FLOOR_INSERT = """INSERT INTO floor_events (match_id, version, type, data, metadata, hash)
     VALUES ($1, $2, $3, $4, $5, $6)"""
+VERSION_TABLE = """
+CREATE TABLE IF NOT EXISTS floor_versions (match_id uuid PRIMARY KEY, version int NOT NULL)"""
+VERSIONED_INSERT = """
+WITH head AS (
+    UPDATE floor_versions SET version = $2 WHERE match_id = $1 AND version = $2 - 1 RETURNING 1
+)
+INSERT INTO floor_events (match_id, version, type, data, metadata, hash)
+SELECT $1, $2, $3, $4, $5, $6 FROM head"""
 
 
 def sample() -> tuple[list[StoredEvent], dict[str, Any]]:
@@ -96,6 +107,30 @@ class Floor:
         self.streams[writer] = (key, version + 1)
 
 
+class VersionedFloor(Floor):
+    """The floor's INSERT plus the least version check: one narrow row updated where the version
+    is the expected one, in the same statement (no hashes, summary or announcement)."""
+
+    name = "floor-with-version-row"
+
+    async def prepare(self, writers: int) -> None:
+        """One fresh stream and version row per writer."""
+        await super().prepare(writers)
+        await self.pool.execute(VERSION_TABLE)
+        await self.pool.executemany("INSERT INTO floor_versions VALUES ($1, 0)",
+                                    [(key,) for key, _ in self.streams])
+
+    async def append(self, writer: int) -> None:
+        """Insert the writer's next row where its version row is at the version before."""
+        key, version = self.streams[writer]
+        event = self.events[version % len(self.events)]
+        status = await self.pool.execute(VERSIONED_INSERT, key, version + 1, event.type,
+                                         event.data.decode(), event.metadata, event.hash)
+        if status != "INSERT 0 1":
+            raise RuntimeError(f"the version row refused version {version + 1}: {status}")
+        self.streams[writer] = (key, version + 1)
+
+
 class Peer:
     """The eventsourcing library's Postgres recorder, through its documented API."""
 
@@ -140,10 +175,14 @@ async def one_round(url: str, writers: int, seconds: float, warmup: float,
     pool = await create_pool(url, min_size=writers, max_size=writers)
     try:
         ours, floor = Ours(pool, events, summary), Floor(pool, events)
+        versioned = VersionedFloor(pool, events)
         await ours.prepare(writers, events[0])
         await floor.prepare(writers)
+        await versioned.prepare(writers)
         runs = [await common.timed_workers("floor", writers, floor.append, seconds, warmup),
-                await common.timed_workers("hearthlog", writers, ours.append, seconds, warmup)]
+                await common.timed_workers("hearthlog", writers, ours.append, seconds, warmup),
+                await common.timed_workers(versioned.name, writers, versioned.append, seconds,
+                                           warmup)]
         await ours.store.announcer.drain()
     finally:
         await pool.close()
