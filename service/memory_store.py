@@ -9,7 +9,7 @@ from typing import Any
 
 import msgspec
 
-from domain.core.chain import GENESIS
+from domain.core.chain import GENESIS, chain, link
 from service.snapshots import Snapshot, checksum
 from service.store import (
     CommandRecord,
@@ -24,7 +24,6 @@ from service.store import (
     VersionConflict,
     check_write,
     exportable,
-    hashes_after,
     is_due,
     match_uuid,
 )
@@ -84,7 +83,7 @@ class MemoryStore:
             raise StoreError(f"match {key} already exists")
         check_write("lobby", [first])
         now = self._now()
-        head = hashes_after(GENESIS, [first])[0]
+        head = link(GENESIS, first.data)
         row = MatchRow(
             match_id=str(key),
             game=game,
@@ -127,7 +126,7 @@ class MemoryStore:
         check_write(status, events)
         _check_unique(match, expected_version, seat_token, command)
         now = self._now()
-        hashes = hashes_after(match.row.head_hash, events)
+        hashes = chain([event.data for event in events], match.row.head_hash)
         new = [
             _stored(match.row.match_id, expected_version + n, event, now, h)
             for n, (event, h) in enumerate(zip(events, hashes, strict=True), start=1)

@@ -33,7 +33,7 @@ from typing import Any
 
 import asyncpg
 
-from domain.core.chain import link
+from domain.core.chain import chain
 
 log = logging.getLogger("hearthlog.store")
 
@@ -140,10 +140,8 @@ async def read_head(pool: asyncpg.Pool, key: uuid.UUID) -> tuple[int | None, byt
 async def append_once(pool: asyncpg.Pool, key: uuid.UUID, expected: int, head: bytes,
                       events: list[Any], **write: Any) -> tuple[datetime, list[bytes]]:
     """Run the statement once, chaining from ``head``; Refused when it hit no row."""
-    hashes, previous = [], head
-    for event in events:
-        previous = link(previous, event.data)
-        hashes.append(previous)
+    hashes = chain([event.data for event in events], head)
+    previous = hashes[-1] if hashes else head
     token, command = write["seat_token"], write["command"]
     args = [key, expected, expected + len(events), previous, write["status"], write["summary"],
             write["seats_taken"], write["finished"], head, *_event_args(expected, events, hashes)]

@@ -245,15 +245,6 @@ def check_write(status: str, events: list[NewEvent]) -> None:
             raise StoreError(f"event {event.type} data is not JSON: {error}") from error
 
 
-def hashes_after(previous: bytes, events: list[NewEvent]) -> list[bytes]:
-    """Each new event's chain hash, continuing from ``previous``."""
-    hashes = []
-    for event in events:
-        previous = link(previous, event.data)
-        hashes.append(previous)
-    return hashes
-
-
 _MATCH_COLUMNS = """match_id, game, rules_version, status, seats, seats_taken, practice,
     tournament, label, version, head_hash, seed_commitment, summary, created_at, updated_at,
     finished_at"""
