@@ -7,7 +7,6 @@ the event it concerns and what was expected against what was found.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
@@ -16,7 +15,7 @@ import msgspec
 
 from domain.core import match
 from domain.core.chain import GENESIS, link
-from domain.core.codec import encode
+from domain.core.codec import as_typed, encode, recorded_command_decoder
 from domain.core.decider import Game
 from domain.core.errors import RuleViolation
 from domain.core.rng import mix_seeds
@@ -292,7 +291,7 @@ def _command(game: Game, event: Event, version: int) -> tuple[int | None, Any]:
             found=bytes(event.data).decode(),
         )
     try:
-        command = command_reader(game).decode(msgspec.json.encode(recorded))
+        command = as_typed(recorded_command_decoder(game), recorded)
     except msgspec.ValidationError as error:
         fail(
             "replay",
@@ -301,13 +300,6 @@ def _command(game: Game, event: Event, version: int) -> tuple[int | None, Any]:
             found=_json(recorded),
         )
     return event.metadata.seat, command
-
-
-@functools.cache
-def command_reader(game: Game) -> msgspec.json.Decoder[Any]:
-    """Reads every command a match of this game records (a decoder: converting to a union is
-    ten times slower, msgspec re-plans a bare union on every call)."""
-    return msgspec.json.Decoder(match.MatchCommand | game.Command)
 
 
 def _check_header(game: Game, document: MatchExport, state: Any, head: bytes) -> None:

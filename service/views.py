@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 
 from domain.core import match
+from domain.core.codec import as_typed, command_decoder
 from domain.core.decider import Game
 from projections.log import seat_log
 from service.api import schemas
@@ -94,6 +95,6 @@ def log_page(loaded: Loaded, stored: list[Any], seat: int | None, after: int) ->
 def decode_command(game: Game, command: dict[str, Any]) -> Any:
     """A typed command of the match's game; 422 naming what is wrong otherwise."""
     try:
-        return msgspec.convert(command, game.Command, strict=True)
+        return as_typed(command_decoder(game), command)
     except msgspec.ValidationError as error:
         raise ServiceError(422, f"invalid command: {error}") from None

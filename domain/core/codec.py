@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from domain.core.decider import Concede, Game
-from domain.core.match import JoinSeat, MatchEvent, StartMatch
+from domain.core.match import JoinSeat, MatchCommand, MatchEvent, StartMatch
 
 _encoder = msgspec.json.Encoder()
 
@@ -36,6 +36,21 @@ def event_decoder(game: Game) -> msgspec.json.Decoder[Any]:
 def command_decoder(game: Game) -> msgspec.json.Decoder[Any]:
     """A decoder for every command a seat may send in a match of this game."""
     return msgspec.json.Decoder(game.Command)
+
+
+@functools.cache
+def recorded_command_decoder(game: Game) -> msgspec.json.Decoder[Any]:
+    """A decoder for every command a match of this game records (the lobby's and time-outs too)."""
+    return msgspec.json.Decoder(MatchCommand | game.Command)
+
+
+def as_typed(decoder: msgspec.json.Decoder[Any], value: Any) -> Any:
+    """A JSON-shaped value as the decoder's type; ValidationError naming what does not fit.
+
+    Through a cached decoder rather than ``msgspec.convert``, which plans a bare union again
+    on every call (about 22 µs for a game's commands, against under 2 µs this way).
+    """
+    return decoder.decode(encode(value))
 
 
 def command_type(game: Game) -> Any:
