@@ -14,7 +14,8 @@ import httpx
 import psutil
 
 from service.postgres import create_database, drop_database
-from tests.api.conftest import free_port, stop_server
+from tests.api.conftest import stop_server
+from tests.servers import free_port
 
 HEARTHLOG = [sys.executable, "-m", "service.cli"]
 

@@ -2,61 +2,22 @@
 
 from __future__ import annotations
 
-import os
-import socket
 import subprocess
-import sys
-import tempfile
-import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 
-import httpx
 import pytest
 
 from service.postgres import create_database, drop_database
+from tests.servers import Server, launch
 
 STARTUP_SECONDS = 60
 
 
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Server(str):
-    """A running server's base URL, with its process and the file its output goes to."""
-
-    process: subprocess.Popen
-    output: Path
-
-
 def start_server(database_url: str) -> tuple[subprocess.Popen, Server]:
     """Start `hearthlog serve` on a free loopback port and wait until /health answers."""
-    port = free_port()
-    output = Path(tempfile.mkstemp(prefix="hearthlog-server-", suffix=".log")[1])
-    process = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1",
-         "--port", str(port), "--database-url", database_url],
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        stdout=output.open("w"), stderr=subprocess.STDOUT,
-    )
-    base = Server(f"http://127.0.0.1:{port}")
-    base.process, base.output = process, output
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the server exited: {output.read_text()}")
-        try:
-            if httpx.get(f"{base}/health", timeout=1).status_code == 200:
-                return process, base
-        except httpx.TransportError:
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("the server did not answer /health in time")
+    server = launch(database_url, startup_seconds=STARTUP_SECONDS)
+    return server.process, server
 
 
 def stop_server(process: subprocess.Popen) -> None:

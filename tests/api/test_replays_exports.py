@@ -20,9 +20,10 @@ import pytest
 from projections.export import decode_export
 from projections.verify import verify
 from service.postgres import create_pool
-from tests.api.conftest import STARTUP_SECONDS, free_port, stop_server
+from tests.api.conftest import STARTUP_SECONDS, stop_server
 from tests.api.players import Player, open_match, seated_match
 from tests.replay.random_matches import insert_finished, play
+from tests.servers import free_port
 
 HEARTHLOG = [sys.executable, "-m", "service.cli"]
 

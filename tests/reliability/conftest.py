@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from service.postgres import create_database, drop_database
-from tests.reliability.servers import Server, launch, stop
+from tests.servers import Server, launch, stop
 
 FIGURES: dict[str, dict[str, Any]] = {}
 FIGURES_FILE = Path(__file__).resolve().parents[2] / "build" / "reliability-figures.json"

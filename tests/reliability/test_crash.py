@@ -17,8 +17,8 @@ import pytest
 
 from tests.reliability.audit import audit, records, seeds
 from tests.reliability.logcheck import log_problems
-from tests.reliability.servers import Server, kill, launch, port_freed, relaunch, stop
 from tests.reliability.tables import Ledger, Table, open_table, play_all
+from tests.servers import Server, kill, launch, port_freed, relaunch, stop
 
 pytestmark = pytest.mark.slow
 MATCHES = 20

@@ -21,8 +21,8 @@ from service.postgres import create_database
 from tests.reliability.audit import audit, records, seeds
 from tests.reliability.logcheck import log_problems
 from tests.reliability.outage import OwnPostgres
-from tests.reliability.servers import Server, launch, stop
 from tests.reliability.tables import TIMEOUT, Ledger, Table, open_table, play_all
+from tests.servers import Server, launch, stop
 
 pytestmark = pytest.mark.slow
 MATCHES = 6

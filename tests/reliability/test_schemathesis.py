@@ -23,8 +23,8 @@ import pytest
 
 from service.cli import OPENAPI_PATH
 from tests.reliability.logcheck import log_problems
-from tests.reliability.servers import Server, launch, stop
 from tests.reliability.tables import open_table
+from tests.servers import Server, launch, stop
 
 pytestmark = pytest.mark.slow
 EXAMPLES = int(os.environ.get("HEARTHLOG_FUZZ_EXAMPLES", "100"))

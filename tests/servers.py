@@ -37,10 +37,12 @@ class Server(str):
     database_url: str
 
 
-def launch(database_url: str, port: int | None = None, output: Path | None = None) -> Server:
-    """Start a server (on ``port`` if given) and wait until /health answers 200."""
+def launch(database_url: str, port: int | None = None, output: Path | None = None,
+           startup_seconds: float = STARTUP_SECONDS) -> Server:
+    """Start a server (on ``port`` if given) and wait until /health answers 200; a server that
+    does not is stopped before the error is raised."""
     port = port or free_port()
-    output = output or Path(tempfile.mkstemp(prefix="hearthlog-reliability-", suffix=".log")[1])
+    output = output or Path(tempfile.mkstemp(prefix="hearthlog-server-", suffix=".log")[1])
     with output.open("a") as sink:
         process = subprocess.Popen(
             [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1",
@@ -51,7 +53,11 @@ def launch(database_url: str, port: int | None = None, output: Path | None = Non
     server = Server(f"http://127.0.0.1:{port}")
     server.process, server.output, server.port = process, output, port
     server.database_url = database_url
-    wait_healthy(server)
+    try:
+        wait_healthy(server, startup_seconds)
+    except RuntimeError:
+        stop(server)
+        raise
     return server
 
 
