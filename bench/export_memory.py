@@ -36,15 +36,10 @@ from bench import common
 from bench.matches import EPOCH, Played, play, stored
 from domain.games import GAMES
 from service.postgres import create_pool
+from tests.replay.random_matches import copy_rows
 
 GAME = GAMES["wick-and-ember"]
 BATCH = 500
-MATCH_COLUMNS = (
-    "match_id", "game", "rules_version", "status", "seats", "seats_taken", "practice",
-    "tournament", "label", "version", "head_hash", "seed_commitment", "server_seed", "summary",
-    "created_at", "updated_at", "finished_at",
-)
-EVENT_COLUMNS = ("match_id", "version", "type", "data", "metadata", "recorded_at", "hash")
 
 
 def distinct_matches(count: int) -> list[tuple[Played, list[Any]]]:
@@ -56,17 +51,19 @@ def distinct_matches(count: int) -> list[tuple[Played, list[Any]]]:
     return out
 
 
-def rows_for(number: int, played: Played, events: list[Any]) -> tuple[tuple, list[tuple]]:
-    """Match number ``number``: a copy of ``played`` under its own id and finish time."""
+def rows_for(number: int, played: Played, events: list[Any]) -> tuple[tuple, tuple, list[tuple]]:
+    """Match number ``number``: a copy of ``played`` under its own id and finish time (rows of
+    tests.replay.random_matches' MATCH_COLUMNS, HEAD_COLUMNS and EVENT_COLUMNS)."""
     match_id = uuid.UUID(int=number + 1, version=4)
     finished = EPOCH + timedelta(seconds=number)
     first = msgspec.json.decode(events[0].data)
     row = (match_id, GAME.id, GAME.rules_version, "finished", first["seats"], first["seats"],
-           False, None, None, len(events), events[-1].hash, first["seed_commitment"],
-           played.seed, played.summary, finished - timedelta(minutes=5), finished, finished)
+           False, None, None, first["seed_commitment"], played.seed, played.summary,
+           finished - timedelta(minutes=5), finished)
+    head = (match_id, len(events), events[-1].hash, finished)
     copies = [(match_id, e.version, e.type, e.data.decode(), e.metadata, e.recorded_at, e.hash)
               for e in events]
-    return row, copies
+    return row, head, copies
 
 
 async def fill(url: str, total: int, pool_of: list[tuple[Played, list[Any]]]) -> None:
@@ -77,10 +74,8 @@ async def fill(url: str, total: int, pool_of: list[tuple[Played, list[Any]]]) ->
             for start in range(0, total, BATCH):
                 batch = [rows_for(n, *pool_of[n % len(pool_of)])
                          for n in range(start, min(total, start + BATCH))]
-                await conn.copy_records_to_table(
-                    "matches", columns=MATCH_COLUMNS, records=[row for row, _ in batch])
-                await conn.copy_records_to_table(
-                    "events", columns=EVENT_COLUMNS, records=[e for _, es in batch for e in es])
+                await copy_rows(conn, [row for row, _, _ in batch], [head for _, head, _ in batch],
+                                [e for _, _, es in batch for e in es])
             await conn.execute("ANALYZE")
     finally:
         await pool.close()

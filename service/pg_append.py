@@ -1,18 +1,20 @@
 """PostgresStore's append as one statement, the head cache it chains from, and its announcements.
 
-One round trip per append: a single statement updates the match row only where the version is
-the one expected and the head hash is the one the new hashes were chained from, and inserts the
-events, the seat token and the command record only if that update hit a row. The statement has
-only the parts the append needs (a single event is inserted without arrays), one prepared
-statement per shape: the usual append, one event, is the cheapest. The summary is sent only
-when it differs from the one this process wrote with the expected version and head hash (most
-moves leave it as it was; NULL keeps the row's). That is safe because the statement lands only
-on a row at that version and head hash, and the summary is the match's read model, a function
-of its events, so nothing else gives the same version and head another summary. A single statement
-is atomic: if the version moved on nothing is written, and a duplicate command id or seat token
-fails the whole statement. The caller chains the hashes from the head it knows for the expected
-version (from its own writes and reads, else read first); the WHERE clause turns a wrong guess
-into nothing written, never into a broken chain.
+One round trip per append: a single statement moves the match's head (its narrow row in
+``heads``: version, head hash, time of the last append) only where the version is the one
+expected and the head hash is the one the new hashes were chained from, and writes the events,
+the match row's read model (status, summary, seats taken, finish), the seat token and the
+command record only if that update hit a row. The statement has only the parts the append
+needs, one prepared statement per shape: the usual append is one event that leaves the match
+row as it was, and then the wide match row is not rewritten at all (docs/benchmarks.md: that
+rewrite was the largest cost of an append). The row part is left out only when this process
+wrote the very same values with the expected version and head hash: the statement lands only on
+a head at that version and hash, and the read model is a function of the events, so nothing else
+gives the same version and head other values. A single statement is atomic: if the version
+moved on nothing is written, and a duplicate command id or seat token fails the whole statement.
+The caller chains the hashes from the head it knows for the expected version (from its own
+writes and reads, else read first); the WHERE clause turns a wrong guess into nothing written,
+never into a broken chain.
 
 Announcements: a transaction that sends NOTIFY holds a cluster-wide lock through its commit, WAL
 flush included, so a NOTIFY inside every append serialises all appends (docs/benchmarks.md). So
@@ -37,16 +39,20 @@ from domain.core.chain import chain
 
 log = logging.getLogger("hearthlog.store")
 
-# The statement is put together for the append's shape (one event, several, none; a seat token;
-# a command record), so each part is written only when there is something to write; each shape
-# is one prepared statement. ``{}`` marks the parameters a part adds after the first nine.
+# The statement is put together for the append's shape (one event, several, none; the match
+# row's read model; a seat token; a command record), so each part is written only when there is
+# something to write; each shape is one prepared statement. ``{}`` marks the parameters a part
+# adds after the first five.
 _HEAD = """
 WITH head AS (
-    UPDATE matches SET version = $3, head_hash = $4, status = $5, summary = coalesce($6, summary),
-        seats_taken = coalesce($7, seats_taken), updated_at = now(),
-        finished_at = CASE WHEN $8 THEN coalesce(finished_at, now()) ELSE finished_at END
-    WHERE match_id = $1 AND version = $2 AND head_hash = $9
+    UPDATE heads SET version = $3, head_hash = $4, updated_at = now()
+    WHERE match_id = $1 AND version = $2 AND head_hash = $5
     RETURNING updated_at
+)"""
+_ROW = """, match_row AS (
+    UPDATE matches SET status = {}, summary = {}, seats_taken = coalesce({}, seats_taken),
+        finished_at = CASE WHEN {} THEN coalesce(finished_at, now()) ELSE finished_at END
+    FROM head WHERE match_id = $1
 )"""
 _ONE_EVENT = """, written AS (
     INSERT INTO events (match_id, version, type, data, metadata, hash)
@@ -68,11 +74,12 @@ _COMMAND = """, command AS (
 
 
 @functools.cache
-def statement(events: int, token: bool, command: bool) -> str:
-    """The append statement for ``events`` new events (0, 1 or more), a seat token, a command."""
-    parts = [_HEAD, "" if events == 0 else _ONE_EVENT if events == 1 else _EVENTS,
-             _TOKEN if token else "", _COMMAND if command else ""]
-    numbers = itertools.count(10)
+def statement(events: int, row: bool, token: bool, command: bool) -> str:
+    """The append statement for ``events`` new events (0, 1 or more), the match row's read model,
+    a seat token, a command record."""
+    parts = [_HEAD, _ROW if row else "", "" if events == 0 else _ONE_EVENT if events == 1
+             else _EVENTS, _TOKEN if token else "", _COMMAND if command else ""]
+    numbers = itertools.count(6)
     text = "".join(part.format(*(f"${next(numbers)}" for _ in range(part.count("{}"))))
                    for part in parts)
     return text + "\nSELECT updated_at FROM head\n"
@@ -88,7 +95,11 @@ def _event_args(expected: int, events: list[Any], hashes: list[bytes]) -> list[A
             [e.data.decode() for e in events], [e.metadata for e in events], hashes]
 
 
-HEAD = "SELECT version, head_hash FROM matches WHERE match_id = $1"
+HEAD = "SELECT version, head_hash FROM heads WHERE match_id = $1"
+
+# The match row's read model as an append writes it: status, summary (JSON), seats taken (None
+# keeps the row's), finished.
+Row = tuple[str, bytes, int | None, bool]
 ANNOUNCE = "SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload"
 
 
@@ -101,14 +112,14 @@ class Refused(Exception):
 
 
 class Heads:
-    """What this process last wrote or read of each match: version, head hash, summary; a cache.
+    """What this process last wrote or read of each match: version, head hash, row; a cache.
 
-    The summary is kept as the JSON bytes this process wrote with that version (None when it
-    only read the row), so an append that leaves it unchanged need not send it again.
+    The row is the match row's read model this process wrote with that version (None when it
+    only read the head), so an append that leaves it unchanged need not write it again.
     """
 
     def __init__(self, capacity: int = 10_000) -> None:
-        self._heads: OrderedDict[uuid.UUID, tuple[int, bytes, bytes | None]] = OrderedDict()
+        self._heads: OrderedDict[uuid.UUID, tuple[int, bytes, Row | None]] = OrderedDict()
         self._capacity = capacity
 
     def get(self, key: uuid.UUID, version: int) -> bytes | None:
@@ -116,41 +127,44 @@ class Heads:
         known = self._heads.get(key)
         return known[1] if known is not None and known[0] == version else None
 
-    def summary(self, key: uuid.UUID, version: int, head: bytes) -> bytes | None:
-        """The summary this process wrote with ``version`` and ``head``, if it is the one known."""
+    def row(self, key: uuid.UUID, version: int, head: bytes) -> Row | None:
+        """The row this process wrote with ``version`` and ``head``, if it is the one known."""
         known = self._heads.get(key)
         return known[2] if known is not None and known[:2] == (version, head) else None
 
-    def put(self, key: uuid.UUID, version: int, head: bytes, summary: bytes | None = None) -> None:
-        """Remember a head hash (and the summary written with it), unless a later one is known."""
+    def put(self, key: uuid.UUID, version: int, head: bytes, row: Row | None = None) -> None:
+        """Remember a head hash (and the row written with it), unless a later one is known."""
         known = self._heads.get(key)
         if known is None or known[0] <= version:
-            self._heads[key] = (version, head, summary)
+            self._heads[key] = (version, head, row)
             self._heads.move_to_end(key)
             if len(self._heads) > self._capacity:
                 self._heads.popitem(last=False)
 
 
 async def read_head(pool: asyncpg.Pool, key: uuid.UUID) -> tuple[int | None, bytes | None]:
-    """The match row's version and head hash, or (None, None)."""
+    """The match's head version and hash, or (None, None)."""
     row = await pool.fetchrow(HEAD, key)
     return (None, None) if row is None else (row["version"], row["head_hash"])
 
 
 async def append_once(pool: asyncpg.Pool, key: uuid.UUID, expected: int, head: bytes,
-                      events: list[Any], **write: Any) -> tuple[datetime, list[bytes]]:
-    """Run the statement once, chaining from ``head``; Refused when it hit no row."""
+                      events: list[Any], row: Row | None, seat_token: tuple[int, bytes] | None,
+                      command: Any) -> tuple[datetime, list[bytes]]:
+    """Run the statement once, chaining from ``head``, writing ``row`` unless it is None;
+    Refused when it hit no head."""
     hashes = chain([event.data for event in events], head)
-    previous = hashes[-1] if hashes else head
-    token, command = write["seat_token"], write["command"]
-    args = [key, expected, expected + len(events), previous, write["status"], write["summary"],
-            write["seats_taken"], write["finished"], head, *_event_args(expected, events, hashes)]
-    if token is not None:
-        args += token
+    args = [key, expected, expected + len(events), hashes[-1] if hashes else head, head]
+    if row is not None:
+        args += row
+    args += _event_args(expected, events, hashes)
+    if seat_token is not None:
+        args += seat_token
     if command is not None:
         args += [command.command_id, command.seat, command.response, command.status_code,
                  command.version]
-    query = statement(min(len(events), 2), token is not None, command is not None)
+    query = statement(min(len(events), 2), row is not None, seat_token is not None,
+                      command is not None)
     now = await pool.fetchval(query, *args)
     if now is None:
         raise Refused(*await read_head(pool, key))

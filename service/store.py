@@ -11,6 +11,7 @@ writes an append in one statement and says why the announcement waits for the co
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import AsyncIterator
 from datetime import datetime
@@ -199,8 +200,10 @@ class EventStore(Protocol):
     async def latest_snapshot(self, match_id: str) -> Snapshot | None: ...
 
 
+@functools.lru_cache(maxsize=20_000)
 def match_uuid(match_id: str) -> uuid.UUID | None:
-    """The match id as a UUID, or None when it is not one (so no match can have it)."""
+    """The match id as a UUID, or None when it is not one (so no match can have it); kept,
+    since every request parses its match's id several times."""
     try:
         return uuid.UUID(str(match_id))
     except ValueError:
@@ -245,23 +248,31 @@ def check_write(status: str, events: list[NewEvent]) -> None:
             raise StoreError(f"event {event.type} data is not JSON: {error}") from error
 
 
+# A match row with its head (version, head hash, time of the last append), kept apart in
+# ``heads`` because every append moves it (service.pg_append).
 _MATCH_COLUMNS = """match_id, game, rules_version, status, seats, seats_taken, practice,
     tournament, label, version, head_hash, seed_commitment, summary, created_at, updated_at,
     finished_at"""
+_MATCHES = "matches JOIN heads USING (match_id)"
 
 _INSERT_MATCH = """
-INSERT INTO matches (match_id, game, rules_version, status, seats, practice, tournament, label,
-    version, head_hash, seed_commitment, server_seed, host_token_hash, summary)
-VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, 1, $8, $9, $10, $11, $12)
-RETURNING created_at
+WITH match_row AS (
+    INSERT INTO matches (match_id, game, rules_version, status, seats, practice, tournament,
+        label, seed_commitment, server_seed, host_token_hash, summary)
+    VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, $8, $9, $10, $11)
+    RETURNING created_at
+), head AS (
+    INSERT INTO heads (match_id, version, head_hash, updated_at)
+    SELECT $1, 1, $12, created_at FROM match_row
+), first_event AS (
+    INSERT INTO events (match_id, version, type, data, metadata, hash)
+    SELECT $1, 1, $13, $14::json, $15, $12 FROM match_row
+)
+SELECT created_at FROM match_row
 """
 
-_INSERT_EVENT = """
-INSERT INTO events (match_id, version, type, data, metadata, hash) VALUES ($1, $2, $3, $4, $5, $6)
-"""
-
-_DUE = """
-SELECT match_id FROM matches
+_DUE = f"""
+SELECT match_id FROM {_MATCHES}
 WHERE status = 'playing' AND (
     ((summary->>'bot_to_act')::boolean AND updated_at <= now() - make_interval(secs => $1))
     OR updated_at + make_interval(secs => (summary->>'turn_seconds')::int) <= now())
@@ -287,19 +298,19 @@ _FINISHED_WHERE = """status = 'finished'
     AND ($3::timestamptz IS NULL OR finished_at >= $3)
     AND ($4::timestamptz IS NULL OR finished_at < $4)"""
 
-_FINISHED = f"""SELECT {_MATCH_COLUMNS}, server_seed FROM matches WHERE {_FINISHED_WHERE}
+_FINISHED = f"""SELECT {_MATCH_COLUMNS}, server_seed FROM {_MATCHES} WHERE {_FINISHED_WHERE}
     ORDER BY finished_at, match_id"""
 
 # One row per match, its events as arrays: a cursor over it holds one batch of matches at a time.
 _FINISHED_WITH_EVENTS = f"""
 SELECT m.*, e.* FROM ({_FINISHED} OFFSET 0) AS m CROSS JOIN LATERAL (
-    SELECT array_agg(version ORDER BY version) AS versions,
-        array_agg(type ORDER BY version) AS types,
-        array_agg(data::text ORDER BY version) AS datas,
-        array_agg(metadata::text ORDER BY version) AS metadatas,
-        array_agg(recorded_at ORDER BY version) AS times,
-        array_agg(hash ORDER BY version) AS hashes
-    FROM events WHERE events.match_id = m.match_id) AS e
+    SELECT array_agg(ev.version ORDER BY ev.version) AS versions,
+        array_agg(ev.type ORDER BY ev.version) AS types,
+        array_agg(ev.data::text ORDER BY ev.version) AS datas,
+        array_agg(ev.metadata::text ORDER BY ev.version) AS metadatas,
+        array_agg(ev.recorded_at ORDER BY ev.version) AS times,
+        array_agg(ev.hash ORDER BY ev.version) AS hashes
+    FROM events AS ev WHERE ev.match_id = m.match_id) AS e
 ORDER BY m.finished_at, m.match_id"""
 
 EXPORT_PREFETCH = 32
@@ -330,33 +341,19 @@ class PostgresStore:
         first: NewEvent,
         summary: dict[str, Any],
     ) -> StoredEvent:
-        """Insert the match row and its first event in one transaction."""
+        """Insert the match row, its head and its first event in one statement."""
         key = _require_uuid(match_id)
         check_write("lobby", [first])
         head, written = link(GENESIS, first.data), msgspec.json.encode(summary)
-        async with self.pool.acquire() as conn, conn.transaction():
-            try:
-                created_at = await conn.fetchval(
-                    _INSERT_MATCH,
-                    key,
-                    game,
-                    rules_version,
-                    seats,
-                    practice,
-                    tournament,
-                    label,
-                    head,
-                    seed_commitment,
-                    server_seed,
-                    host_token_hash,
-                    written,
-                )
-            except asyncpg.UniqueViolationError as error:
-                raise StoreError(f"match {key} already exists") from error
-            await conn.execute(
-                _INSERT_EVENT, key, 1, first.type, first.data.decode(), first.metadata, head
-            )
-        self.heads.put(key, 1, head, written)
+        row: pg_append.Row = ("lobby", written, None, False)
+        try:
+            created_at = await self.pool.fetchval(
+                _INSERT_MATCH, key, game, rules_version, seats, practice, tournament, label,
+                seed_commitment, server_seed, host_token_hash, written, head, first.type,
+                first.data.decode(), first.metadata)
+        except asyncpg.UniqueViolationError as error:
+            raise StoreError(f"match {key} already exists") from error
+        self.heads.put(key, 1, head, row)
         self.announcer.announce(f"{key}:1")
         return _stored(str(key), 1, first, created_at, head)
 
@@ -378,19 +375,20 @@ class PostgresStore:
         if key is None:
             raise UnknownMatch(match_id)
         check_write(status, events)
-        write = {"status": status, "summary": msgspec.json.encode(summary),
-                 "seats_taken": seats_taken, "finished": finished, "seat_token": seat_token,
-                 "command": command}
-        now, hashes = await self._append_once(key, expected_version, events, write)
+        row = (status, msgspec.json.encode(summary), seats_taken, finished)
+        write = {"seat_token": seat_token, "command": command}
+        now, hashes = await self._append_once(key, expected_version, events, row, write)
+        canonical = str(key)
         if hashes:
-            self.announcer.announce(f"{key}:{expected_version + len(events)}")
+            self.announcer.announce(f"{canonical}:{expected_version + len(events)}")
         return [
-            _stored(str(key), expected_version + n, e, now, h)
+            _stored(canonical, expected_version + n, e, now, h)
             for n, (e, h) in enumerate(zip(events, hashes, strict=True), start=1)
         ]
 
     async def _append_once(
-        self, key: uuid.UUID, expected: int, events: list[NewEvent], write: dict[str, Any]
+        self, key: uuid.UUID, expected: int, events: list[NewEvent], row: pg_append.Row,
+        write: dict[str, Any],
     ) -> tuple[datetime, list[bytes]]:
         """One statement chained from the known head; once more if that head was not current."""
         head = self.heads.get(key, expected)
@@ -398,9 +396,9 @@ class PostgresStore:
             head = _checked(key, expected, *await pg_append.read_head(self.pool, key))
         for _ in range(2):
             try:
+                changed = None if self.heads.row(key, expected, head) == row else row
                 now, hashes = await pg_append.append_once(
-                    self.pool, key, expected, head, events,
-                    **{**write, "summary": self._changed(key, expected, head, write["summary"])})
+                    self.pool, key, expected, head, events, changed, **write)
             except pg_append.Refused as refused:
                 head = _checked(key, expected, refused.version, refused.head)
                 self.heads.put(key, expected, head)
@@ -408,15 +406,9 @@ class PostgresStore:
                 raise _unique_refusal(key, error, write["command"]) from error
             else:
                 after = hashes[-1] if hashes else head
-                self.heads.put(key, expected + len(events), after, write["summary"])
+                self.heads.put(key, expected + len(events), after, row)
                 return now, hashes
         raise StoreError(f"match {key} changed its head hash at version {expected}")
-
-    def _changed(self, key: uuid.UUID, version: int, head: bytes, summary: bytes) -> bytes | None:
-        """The summary to write, or None to keep the row's: this process wrote the same one with
-        this version and head hash, and the append only lands on a row at that version and head.
-        """
-        return None if self.heads.summary(key, version, head) == summary else summary
 
     async def load(
         self, match_id: str, after: int = 0, upto: int | None = None
@@ -444,7 +436,7 @@ class PostgresStore:
         if key is None:
             return None
         row = await self.pool.fetchrow(
-            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE match_id = $1", key
+            f"SELECT {_MATCH_COLUMNS} FROM {_MATCHES} WHERE match_id = $1", key
         )
         if row is None:
             return None
@@ -467,7 +459,7 @@ class PostgresStore:
         where = " AND ".join(f"{c} = ${n}" for n, c in enumerate(given, start=1)) or "true"
         n = len(given)
         rows = await self.pool.fetch(
-            f"""SELECT {_MATCH_COLUMNS} FROM matches WHERE {where}
+            f"""SELECT {_MATCH_COLUMNS} FROM {_MATCHES} WHERE {where}
             ORDER BY created_at DESC, match_id DESC LIMIT ${n + 1} OFFSET ${n + 2}""",
             *given.values(),
             limit,

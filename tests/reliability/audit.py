@@ -32,7 +32,7 @@ from projections.export import (
 EVENTS = """SELECT version, type, data::text AS data, metadata::text AS metadata, recorded_at, hash
 FROM events WHERE match_id = $1 ORDER BY version"""
 MATCH = """SELECT game, status, version, head_hash, server_seed, summary::text AS summary,
-created_at, finished_at FROM matches WHERE match_id = $1"""
+created_at, finished_at FROM matches JOIN heads USING (match_id) WHERE match_id = $1"""
 COMMANDS = "SELECT command_id, seat, version, response FROM commands WHERE match_id = $1"
 
 

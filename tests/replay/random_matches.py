@@ -184,24 +184,28 @@ MATCH_COLUMNS = (
     "practice",
     "tournament",
     "label",
-    "version",
-    "head_hash",
     "seed_commitment",
     "server_seed",
     "summary",
     "created_at",
-    "updated_at",
     "finished_at",
 )
+HEAD_COLUMNS = ("match_id", "version", "head_hash", "updated_at")
 EVENT_COLUMNS = ("match_id", "version", "type", "data", "metadata", "recorded_at", "hash")
 
 
+async def copy_rows(conn: Any, matches: list[tuple], heads: list[tuple], events: list[tuple]) -> None:
+    """COPY rows of MATCH_COLUMNS, HEAD_COLUMNS and EVENT_COLUMNS into their tables (a pool
+    connection of service.postgres.create_pool, whose jsonb codec takes Python values)."""
+    await conn.copy_records_to_table("matches", columns=MATCH_COLUMNS, records=matches)
+    await conn.copy_records_to_table("heads", columns=HEAD_COLUMNS, records=heads)
+    await conn.copy_records_to_table("events", columns=EVENT_COLUMNS, records=events)
+
+
 async def insert_finished(conn: Any, matches: list[Played]) -> None:
-    """COPY finished matches straight into the matches and events tables (a pool connection of
-    service.postgres.create_pool, whose jsonb codec takes Python values)."""
-    await conn.copy_records_to_table(
-        "matches", columns=MATCH_COLUMNS, records=[_match_record(m) for m in matches]
-    )
+    """COPY finished matches straight into the matches, heads and events tables."""
+    heads = [(uuid.UUID(m.match_id), len(m.events), m.events[-1].hash, m.finished_at)
+             for m in matches]
     events = [
         (
             uuid.UUID(m.match_id),
@@ -215,7 +219,7 @@ async def insert_finished(conn: Any, matches: list[Played]) -> None:
         for m in matches
         for e in m.events
     ]
-    await conn.copy_records_to_table("events", columns=EVENT_COLUMNS, records=events)
+    await copy_rows(conn, [_match_record(m) for m in matches], heads, events)
 
 
 def _match_record(played: Played) -> tuple[Any, ...]:
@@ -231,12 +235,9 @@ def _match_record(played: Played) -> tuple[Any, ...]:
         False,
         played.tournament,
         first.get("label"),
-        len(played.events),
-        played.events[-1].hash,
         first["seed_commitment"],
         played.server_seed,
         played.summary,
         played.created_at,
-        played.finished_at,
         played.finished_at,
     )

@@ -5,13 +5,16 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import asyncpg
 import pytest
 
+from domain.core.chain import GENESIS, chain, link
 from service.migrations import MIGRATIONS_DIR, MigrationError, apply_migrations, read_migrations
-from service.postgres import create_database, drop_database
+from service.postgres import create_database, create_pool, drop_database
+from service.store import NewEvent, PostgresStore
 
 
 @pytest.fixture
@@ -133,4 +136,40 @@ async def test_the_project_migrations_create_the_schema(blank_url: str) -> None:
         "events",
         "seat_tokens",
         "commands",
+        "heads",
     }
+
+
+async def test_matches_stored_before_the_heads_table_keep_their_head(
+    blank_url: str, tmp_path: Path
+) -> None:
+    for migration in read_migrations(MIGRATIONS_DIR)[:4]:
+        (tmp_path / migration.name).write_text(migration.sql)
+    await apply_migrations(blank_url, tmp_path)
+    key, head = uuid.uuid4(), link(GENESIS, b'{"game":"embers"}')
+    conn = await asyncpg.connect(blank_url)
+    try:
+        await conn.execute(
+            """INSERT INTO matches (match_id, game, rules_version, status, seats, version,
+            head_hash, seed_commitment, server_seed, updated_at)
+            VALUES ($1, 'embers', '1', 'lobby', 2, 1, $2, 'c0ffee', '', '2026-01-02Z')""",
+            key, head)
+        await conn.execute(
+            """INSERT INTO events (match_id, version, type, data, hash)
+            VALUES ($1, 1, 'match_created', '{"game":"embers"}', $2)""", key, head)
+    finally:
+        await conn.close()
+
+    assert await apply_migrations(blank_url) == ["0005_heads.sql"]
+    pool = await create_pool(blank_url)
+    try:
+        store = PostgresStore(pool)
+        row = await store.get_match(str(key))
+        assert row is not None and (row.version, row.head_hash) == (1, head)
+        assert row.updated_at == datetime(2026, 1, 2, tzinfo=UTC)
+        await store.append(str(key), 1, [NewEvent(type="x", data=b"{}")], status="playing",
+                           summary={})
+        assert [e.hash for e in await store.load(str(key))] == chain(
+            [b'{"game":"embers"}', b"{}"])
+    finally:
+        await pool.close()

@@ -62,25 +62,50 @@ async def test_each_committed_append_is_announced_after_its_commit(
     assert heard == [f"{match_id}:1", f"{match_id}:2"]
 
 
-async def test_an_unchanged_summary_is_not_sent_again(
+async def test_an_unchanged_match_row_is_not_written_again(
     pool: asyncpg.Pool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store, sent = PostgresStore(pool), []
     append_once = pg_append.append_once
 
     async def spy(*args: Any, **write: Any) -> Any:
-        sent.append(write["summary"])
+        sent.append(args[5])
         return await append_once(*args, **write)
 
     monkeypatch.setattr(pg_append, "append_once", spy)
     match_id = await new_match(store)
-    for version, names in enumerate([[], ["a"], ["a"], ["a"]], start=1):
-        await store.append(match_id, version, [event(card=version)], status="playing",
-                           summary={"names": names})
+    names = [[], ["a"], ["a"], ["a"], ["a"]]
+    for version, (status, seats) in enumerate(
+            [("lobby", None), ("playing", None), ("playing", None), ("playing", 2),
+             ("finished", 2)], start=1):
+        await store.append(match_id, version, [event(card=version)], status=status,
+                           summary={"names": names[version - 1]}, seats_taken=seats,
+                           finished=status == "finished")
 
-    assert sent == [None, b'{"names":["a"]}', None, None]
+    assert sent == [None, ("playing", b'{"names":["a"]}', None, False), None,
+                    ("playing", b'{"names":["a"]}', 2, False),
+                    ("finished", b'{"names":["a"]}', 2, True)]
     row = await store.get_match(match_id)
-    assert row is not None and row.summary == {"names": ["a"]}
+    assert row is not None and (row.status, row.summary, row.seats_taken, row.version) == (
+        "finished", {"names": ["a"]}, 2, 6)
+    assert row.finished_at is not None
+
+
+async def test_the_head_moves_on_every_append_and_the_row_keeps_its_read_model(
+    pool: asyncpg.Pool,
+) -> None:
+    store = PostgresStore(pool)
+    match_id = await new_match(store)
+    before = await store.get_match(match_id)
+    await store.append(match_id, 1, [event(card=1)], status="playing", summary={"names": []})
+    await store.append(match_id, 2, [event(card=2)], status="playing", summary={"names": []})
+
+    after = await store.get_match(match_id)
+    stored = await store.load(match_id)
+    assert before is not None and after is not None
+    assert (after.version, after.head_hash) == (3, stored[-1].hash)
+    assert after.updated_at == stored[-1].recorded_at > before.updated_at
+    assert (after.status, after.summary) == ("playing", {"names": []})
 
 
 async def test_a_summary_another_process_changed_is_written_again(pool: asyncpg.Pool) -> None:
