@@ -7,6 +7,7 @@ process behind when it stops the server.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -14,7 +15,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -38,16 +41,17 @@ class Server(str):
 
 
 def launch(database_url: str, port: int | None = None, output: Path | None = None,
-           startup_seconds: float = STARTUP_SECONDS) -> Server:
-    """Start a server (on ``port`` if given) and wait until /health answers 200; a server that
-    does not is stopped before the error is raised."""
+           startup_seconds: float = STARTUP_SECONDS, env: dict[str, str] | None = None) -> Server:
+    """Start a server (on ``port`` if given, with ``env`` added to the environment) and wait until
+    /health answers 200; a server that does not is stopped before the error is raised."""
     port = port or free_port()
     output = output or Path(tempfile.mkstemp(prefix="hearthlog-server-", suffix=".log")[1])
     with output.open("a") as sink:
         process = subprocess.Popen(
             [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1",
              "--port", str(port), "--database-url", database_url],
-            env={**os.environ, "PYTHONUNBUFFERED": "1"}, stdout=sink, stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}, stdout=sink,
+            stderr=subprocess.STDOUT,
             start_new_session=True,
         )
     server = Server(f"http://127.0.0.1:{port}")
@@ -59,6 +63,18 @@ def launch(database_url: str, port: int | None = None, output: Path | None = Non
         stop(server)
         raise
     return server
+
+
+@contextlib.contextmanager
+def serving(database_url: str, **options: Any) -> Iterator[Server]:
+    """A server for the length of a with-block (``options`` as for ``launch``): stopped after it,
+    nothing of its process group left, its output file removed."""
+    server = launch(database_url, **options)
+    try:
+        yield server
+    finally:
+        stop(server)
+        server.output.unlink(missing_ok=True)
 
 
 def wait_healthy(server: Server, seconds: float = STARTUP_SECONDS) -> None:

@@ -14,7 +14,6 @@ import httpx
 import psutil
 
 from service.postgres import create_database, drop_database
-from tests.api.conftest import stop_server
 from tests.servers import free_port
 
 HEARTHLOG = [sys.executable, "-m", "service.cli"]
@@ -72,7 +71,12 @@ def test_serve_starts_its_own_embedded_postgres_in_the_data_dir(tmp_path):
                              json={"game": "wick-and-ember", "seats": 3})
         assert created.status_code == 201, created.text
     finally:
-        stop_server(process)
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            raise
     assert (tmp_path / "data" / "pgdata" / "PG_VERSION").exists()
     assert process.returncode == 0
     assert not postgres_running(tmp_path / "data" / "pgdata"), "the embedded Postgres was left"

@@ -3,12 +3,10 @@ matches export and verify, and no seed shows anywhere while a match runs."""
 
 from __future__ import annotations
 
-import os
 import random
 import secrets
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,10 +18,10 @@ import pytest
 from projections.export import decode_export
 from projections.verify import verify
 from service.postgres import create_pool
-from tests.api.conftest import STARTUP_SECONDS, stop_server
+from tests.api.conftest import STARTUP_SECONDS
 from tests.api.players import Player, open_match, seated_match
 from tests.replay.random_matches import insert_finished, play
-from tests.servers import free_port
+from tests.servers import serving
 
 HEARTHLOG = [sys.executable, "-m", "service.cli"]
 
@@ -31,30 +29,9 @@ HEARTHLOG = [sys.executable, "-m", "service.cli"]
 @pytest.fixture(scope="module")
 def logged(server_database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A real server whose output goes to a file the tests can search: (base URL, log path)."""
-    log, port = tmp_path_factory.mktemp("server") / "server.log", free_port()
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [*HEARTHLOG, "serve", "--port", str(port), "--database-url", server_database],
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-        base = f"http://127.0.0.1:{port}"
-        wait_for_health(process, base)
+    log = tmp_path_factory.mktemp("server") / "server.log"
+    with serving(server_database, output=log, startup_seconds=STARTUP_SECONDS) as base:
         yield base, log
-        stop_server(process)
-
-
-def wait_for_health(process: subprocess.Popen, base: str) -> None:
-    """Wait until /health answers, or fail."""
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            if httpx.get(f"{base}/health", timeout=1).status_code == 200:
-                return
-        except httpx.TransportError:
-            time.sleep(0.1)
-    raise RuntimeError("the server did not answer /health in time")
 
 
 async def stored_seed(database_url: str, match_id: str) -> bytes:

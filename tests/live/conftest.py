@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import contextlib
-import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
 from service.postgres import create_database, drop_database
-from tests.api.conftest import Server, start_server, stop_server
+from tests.api.conftest import STARTUP_SECONDS
+from tests.servers import Server, serving
 
 # Bots move 20 ms after the last event, the clock's sweep runs every 0.2 s, quiet streams beat
 # every second: small enough for tests, far below what a person would notice.
@@ -21,30 +21,9 @@ FAST = {
 }
 
 
-@contextlib.contextmanager
-def fast_env() -> Iterator[None]:
-    """The environment with the fast timings, while a server process is spawned."""
-    saved = dict(os.environ)
-    os.environ.update(FAST)
-    try:
-        yield
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
-
-
-def start_live(database_url: str) -> Server:
-    """A `hearthlog serve` process with the fast timings."""
-    with fast_env():
-        process, base = start_server(database_url)
-    assert base.process is process
-    return base
-
-
-def stop_live(base: Server) -> None:
-    """Stop a server process and remove its output file."""
-    stop_server(base.process)
-    base.output.unlink(missing_ok=True)
+def serving_live(database_url: str) -> contextlib.AbstractContextManager[Server]:
+    """A `hearthlog serve` process with the fast timings, for the length of a with-block."""
+    return serving(database_url, startup_seconds=STARTUP_SECONDS, env=FAST)
 
 
 @pytest.fixture(scope="package")
@@ -58,17 +37,15 @@ async def live_database(postgres_server_url: str, template_database: str) -> Asy
 @pytest.fixture(scope="package")
 def live_server(live_database: str) -> Iterator[Server]:
     """A fast server process, for all the live tests."""
-    base = start_live(live_database)
-    yield base
-    stop_live(base)
+    with serving_live(live_database) as base:
+        yield base
 
 
 @pytest.fixture(scope="package")
 def second_server(live_database: str) -> Iterator[Server]:
     """Another fast server process on the same database: bots and clocks run in both."""
-    base = start_live(live_database)
-    yield base
-    stop_live(base)
+    with serving_live(live_database) as base:
+        yield base
 
 
 @pytest.fixture(scope="package")

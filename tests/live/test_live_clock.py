@@ -8,7 +8,7 @@ import json
 from datetime import datetime, timedelta
 
 from tests.api.players import Player, seated_match
-from tests.live.conftest import start_live, stop_live
+from tests.live.conftest import serving_live
 from tests.live.stream_client import stored_events, wait_for
 
 
@@ -48,20 +48,14 @@ async def test_an_idle_seat_is_played_for_after_its_deadline(live_server, live_d
 async def test_the_clock_survives_a_server_restart(database_url):
     """Given a clocked match whose only server stops before the deadline, when a new server
     starts after it, then the new server plays the idle seat (nothing was kept in memory)."""
-    first = start_live(database_url)
-    try:
+    with serving_live(database_url) as first:
         match_id, _, view = await clocked(first, 3)
-    finally:
-        stop_live(first)
     deadline = datetime.fromisoformat(view["deadline"])
     assert await time_outs(database_url, match_id) == []
     await asyncio.sleep(max(0.0, (deadline - datetime.now(deadline.tzinfo)).total_seconds()))
     restarted_at = datetime.now(deadline.tzinfo)
-    second = start_live(database_url)
-    try:
+    with serving_live(database_url):
         [first_out, *_] = await wait_for(lambda: time_outs(database_url, match_id), seconds=60)
-    finally:
-        stop_live(second)
     assert first_out["recorded_at"] >= max(deadline, restarted_at)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from service.postgres import create_database, drop_database
-from tests.servers import Server, launch, stop
+from tests.servers import Server, serving
 
 FIGURES: dict[str, dict[str, Any]] = {}
 FIGURES_FILE = Path(__file__).resolve().parents[2] / "build" / "reliability-figures.json"
@@ -58,19 +58,15 @@ async def server_database(postgres_server_url: str, template_database: str) -> A
 @pytest.fixture(scope="session")
 def server(server_database: str) -> Iterator[Server]:
     """A real `hearthlog serve` process, shared by the reliability tests."""
-    running = launch(server_database)
-    yield running
-    stop(running)
-    running.output.unlink(missing_ok=True)
+    with serving(server_database) as running:
+        yield running
 
 
 @pytest.fixture(scope="session")
 def second_server(server_database: str) -> Iterator[Server]:
     """A second server process on the same database as ``server``."""
-    running = launch(server_database)
-    yield running
-    stop(running)
-    running.output.unlink(missing_ok=True)
+    with serving(server_database) as running:
+        yield running
 
 
 @pytest.fixture

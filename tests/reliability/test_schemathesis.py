@@ -24,7 +24,7 @@ import pytest
 from service.cli import OPENAPI_PATH
 from tests.reliability.logcheck import log_problems
 from tests.reliability.tables import open_table
-from tests.servers import Server, launch, stop
+from tests.servers import Server, serving
 
 pytestmark = pytest.mark.slow
 EXAMPLES = int(os.environ.get("HEARTHLOG_FUZZ_EXAMPLES", "100"))
@@ -54,10 +54,8 @@ checks.negative_data_rejection.enabled = false
 @pytest.fixture(scope="module")
 def lone_server(server_database: str) -> Iterator[Server]:
     """A server of its own: the fuzzer's odd paths stay out of the other tests' logs."""
-    running = launch(server_database)
-    yield running
-    stop(running)
-    running.output.unlink(missing_ok=True)
+    with serving(server_database) as running:
+        yield running
 
 
 async def lobby(server: str) -> str:
