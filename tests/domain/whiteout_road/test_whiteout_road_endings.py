@@ -90,7 +90,7 @@ def last_watch_table(burial_mark: int) -> Table:
 def test_r5_r7_given_every_hand_empty_then_the_last_watch_floods_before_it_rolls():
     """R7: snow +(3 + players) first; at the mark the road is buried though a wagon stood on 5."""
     table = last_watch_table(burial_mark=8)
-    assert table.after(LastWatchBegan).board.wagon("food").position == 5
+    assert table.after(LastWatchBegan, 0).board.wagon("food").position == 5
     assert table.of(SnowRose) == [SnowRose(by=5, snow=8)]
     assert not table.of(WagonRolled)
     assert first_night_end(table) == NightEnded(night=1, ending="last_watch", through=None)
@@ -115,7 +115,7 @@ def test_r7_given_only_a_laden_wagon_on_zero_then_the_snow_floods_until_the_road
     for _ in range(7):
         table.beat("-", "-")
     assert [e.snow for e in table.of(SnowRose)] == [6, 11, 16, 21]
-    medicine = table.after(NightEnded).board.wagon("medicine")
+    medicine = table.after(NightEnded, 0).board.wagon("medicine")
     assert not table.of(WagonRolled) and medicine.position == 0 and medicine.laden
     assert first_night_end(table).through is None
 

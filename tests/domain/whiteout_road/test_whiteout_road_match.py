@@ -12,7 +12,7 @@ from whiteout_road_support import PLAYERS, stacked
 from domain.core import codec, match
 from domain.core.decider import Concede
 from domain.core.errors import RuleViolation, WrongPhase
-from domain.core.match import JoinSeat, MatchCreated, StartMatch, Table
+from domain.core.match import MatchCreated, Table
 from domain.core.rng import Rng
 from domain.registry import GAMES
 from domain.whiteout_road import GAME
@@ -20,42 +20,26 @@ from domain.whiteout_road.cards import CARDS, WHITEOUT
 from domain.whiteout_road.commands import Commit
 from domain.whiteout_road.events import NightDealt, RoadOpened
 from domain.whiteout_road.options import Options
+from tests.domain import table
 
 SEED = b"server seed for the whiteout road wrapper tests"
 
 
 def created(seats: int, options: dict[str, Any], practice: bool = False) -> MatchCreated:
-    """A new match's first event, through the wrapper's checks."""
-    return match.open_match(
-        GAME,
-        seats=seats,
-        options=options,
-        practice=practice,
-        tournament=None,
-        label=None,
-        seed_commitment="commitment",
-    )
+    """A new Whiteout Road match's first event, through the wrapper's checks."""
+    return table.created(GAME, seats, options, practice)
 
 
 def seated(seats: int, options: dict[str, Any], practice: bool = False) -> list[Any]:
     """The events of a match whose seats are taken and whose play has started."""
-    events: list[Any] = [created(seats, options, practice)]
-    for name in PLAYERS[:seats]:
-        state = match.fold(GAME, events)
-        events += match.decide(GAME, state, None, JoinSeat(name=name), SEED)
-    return events + match.decide(GAME, match.fold(GAME, events), None, StartMatch(), SEED)
+    return table.seated(GAME, PLAYERS[:seats], options, SEED, practice)
 
 
 def play_out(events: list[Any], chooser: random.Random) -> list[Any]:
     """Random legal commitments through the wrapper, in random seat order, until the match ends."""
-    state = match.fold(GAME, events)
-    while match.status(GAME, state) == "playing":
-        seat = chooser.choice(GAME.to_act(state.game))
-        command = chooser.choice(GAME.legal_actions(state.game, seat))
-        new = match.decide(GAME, state, seat, command, SEED)
-        state = match.fold(GAME, new, state)
-        events = events + new
-    return events
+    return table.play_out(GAME, events, chooser, SEED)
+
+
 
 
 def test_the_game_is_registered_under_its_id():

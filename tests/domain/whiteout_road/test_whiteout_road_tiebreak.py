@@ -27,7 +27,7 @@ def test_r8_given_laden_wagons_that_moved_then_the_furthest_is_through():
     """R8 step 1: furthest (food on 2 against medicine on 1)."""
     beats = [("9H load", "5D load"), ("-", "-"), ("-", "-")]
     table = whiteout_after(["9H"], ["5D"], ["7H", "2D", "8H"], *beats)
-    assert table.after(NightEnded).board.wagon("food").position == 2
+    assert table.after(NightEnded, 0).board.wagon("food").position == 2
     assert through(table) == "food"
 
 
@@ -36,7 +36,7 @@ def test_r8_given_the_same_space_then_the_most_stores_aboard_wins():
     table = whiteout_after(
         ["9H", "3D"], ["5D"], ["7H", "2D"], ("9H load", "5D load"), ("3D load", "-")
     )
-    board = table.after(NightEnded).board
+    board = table.after(NightEnded, 0).board
     assert board.wagon("food").position == board.wagon("medicine").position == 1
     assert through(table) == "food"
 
@@ -57,7 +57,7 @@ def test_r8_h5_given_equal_highest_cards_then_fate_is_flipped_until_a_tied_wagon
     table.beat("-", "-")
     assert [e.card for e in table.of(FateFlipped) if e.tie_break] == ["3C", "8D"]
     assert through(table) == "medicine"
-    assert table.after(NightEnded).board.wagon("firewood").position == 0
+    assert table.after(NightEnded, 0).board.wagon("firewood").position == 0
     assert "Fate is flipped to break the tie: the 3 of clubs." in table.lines()
     assert "The whiteout: Bryn's medicine wagon is through." in table.lines()
 
@@ -83,7 +83,7 @@ def test_r4_r8_given_two_wagons_pushed_into_town_in_one_step_then_the_tie_break_
     table.beat("JH push", "JD push")
     table.beat("10H push", "10D push")
     table.beat("KH push", "KD push")
-    board = table.after(NightEnded).board
+    board = table.after(NightEnded, 0).board
     assert board.wagon("food").position == board.wagon("medicine").position == 6
     assert table.of(NightEnded)[0] == NightEnded(night=1, ending="through", through="food")
 

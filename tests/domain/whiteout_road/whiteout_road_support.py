@@ -4,17 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from domain.core.decider import Concede, LogEntry
-from domain.core.errors import RuleViolation
 from domain.core.rng import Rng
 from domain.whiteout_road import GAME
 from domain.whiteout_road.cards import CARDS, WHITEOUT
 from domain.whiteout_road.commands import Commit
 from domain.whiteout_road.events import Event
-from domain.whiteout_road.observer import WhiteoutView
 from domain.whiteout_road.options import HAND_SIZES, Options
+from tests.domain.table import PracticeTable
 
 PLAYERS = ("Mara", "Bryn", "Cato", "Dell", "Esme", "Fenn")
 RNG = Rng(b"whiteout road tests")
@@ -60,32 +56,13 @@ def _padding_place(card: str) -> int:
     return PADDING.index(card) if card in PADDING else len(PADDING)
 
 
-class Table:
+class Table(PracticeTable):
     """A practice table of Whiteout Road, played command by command."""
 
     def __init__(self, nights: tuple[list[str], ...] = (), players: int = 2, **options: Any):
         """Open the table with scripted nights and run setup."""
-        self.options = Options(deal=[list(n) for n in nights] or None, **options)
-        GAME.check_options(self.options, players, True)
-        self.history: list[tuple[Any, Event]] = []
-        self.state: Any = None
-        self._record(GAME.setup(self.options, PLAYERS[:players], RNG))
-
-    def _record(self, events: list[Event]) -> list[Event]:
-        """Fold new events in, keeping the state before each."""
-        for event in events:
-            self.history.append((self.state, event))
-            self.state = GAME.evolve(self.state, event)
-        return events
-
-    @property
-    def events(self) -> list[Event]:
-        """Every event so far."""
-        return [event for _, event in self.history]
-
-    def send(self, seat: int, command: Any) -> list[Event]:
-        """A seat's command, decided and recorded."""
-        return self._record(GAME.decide(self.state, seat, command, RNG))
+        super().__init__(GAME, RNG, Options(deal=[list(n) for n in nights] or None, **options),
+                         PLAYERS[:players])
 
     def commit(self, seat: int, text: str) -> list[Event]:
         """A seat commits a card: '7C feed', '4S break_trail food', or '-' (feed a padding card)."""
@@ -97,57 +74,10 @@ class Table:
         assert len(owing) == len(plays), f"seats {owing} owe a card"
         return [event for seat, text in zip(owing, plays) for event in self.commit(seat, text)]
 
-    def concede(self, seat: int) -> list[Event]:
-        """A seat concedes."""
-        return self.send(seat, Concede())
-
-    def view(self, seat: int | None) -> WhiteoutView:
-        """What a seat (or a spectator) sees now."""
-        return GAME.observe(self.state, seat)
-
     def wagon(self, name: str) -> Any:
         """A wagon as everyone sees it."""
         return next(w for w in self.view(None).wagons if w.wagon == name)
 
-    def lines(self, seat: int | None = None, since: int = 0) -> list[str]:
-        """Log lines a seat may read (public ones for None), from event number ``since`` on."""
-        entries: list[LogEntry] = []
-        for before, event in self.history[since:]:
-            entries += GAME.log_entries(before, event)
-        return [e.text for e in entries if e.seat is None or e.seat == seat]
-
-    def private_lines(self, seat: int) -> list[str]:
-        """The log lines addressed to one seat only."""
-        entries = [e for before, event in self.history for e in GAME.log_entries(before, event)]
-        return [e.text for e in entries if e.seat == seat]
-
-    def refuses(self, seat: int, command: Any, error: type[RuleViolation] = RuleViolation) -> str:
-        """The message of a refused command; the table is left exactly as it was."""
-        before, count = self.state, len(self.history)
-        with pytest.raises(error) as caught:
-            self.send(seat, command)
-        assert self.state is before and len(self.history) == count
-        return caught.value.message
-
     def refuses_play(self, seat: int, text: str) -> str:
         """The message of a refused commitment."""
         return self.refuses(seat, play_of(text))
-
-    def legal(self, seat: int) -> list[Commit]:
-        """The commitments the seat may send now."""
-        return GAME.legal_actions(self.state, seat)
-
-    def of(self, kind: type) -> list[Any]:
-        """Every event of a kind so far."""
-        return [event for event in self.events if isinstance(event, kind)]
-
-    def last(self, kind: type) -> Any:
-        """The latest event of a kind."""
-        return self.of(kind)[-1]
-
-    def after(self, kind: type, index: int = 0) -> Any:
-        """The state right after the ``index``-th event of a kind."""
-        states = [self.history[i + 1][0] for i in range(len(self.history) - 1)] + [self.state]
-        pairs = zip(self.history, states)
-        found = [state for (_, event), state in pairs if isinstance(event, kind)]
-        return found[index]

@@ -12,52 +12,34 @@ from wick_ember_support import card_names, stacked
 from domain.core import codec, match
 from domain.core.decider import Concede
 from domain.core.errors import RuleViolation, WrongPhase
-from domain.core.match import JoinSeat, MatchCreated, StartMatch, Table
+from domain.core.match import MatchCreated, Table
 from domain.registry import GAMES
 from domain.wick_ember import GAME
 from domain.wick_ember.commands import PlayCard
 from domain.wick_ember.events import NightBegan, RoundDealt
+from tests.domain import table
 
 SEED = b"server seed for the wrapper tests"
+NAMES = ("Ash", "Bryn", "Cato", "Dell", "Esme", "Fenn")
 
 
 def created(seats: int, options: dict[str, Any], practice: bool = False) -> MatchCreated:
-    """A new match's first event, through the wrapper's checks."""
-    return match.open_match(
-        GAME,
-        seats=seats,
-        options=options,
-        practice=practice,
-        tournament=None,
-        label=None,
-        seed_commitment="commitment",
-    )
+    """A new Wick & Ember match's first event, through the wrapper's checks."""
+    return table.created(GAME, seats, options, practice)
 
 
 def seated(
     seats: int, options: dict[str, Any], practice: bool = False, seeds: tuple = ()
 ) -> list[Any]:
     """The events of a match whose seats are taken and whose play has started."""
-    events: list[Any] = [created(seats, options, practice)]
-    names = ["Ash", "Bryn", "Cato", "Dell", "Esme", "Fenn"][:seats]
-    for index, name in enumerate(names):
-        seed = seeds[index] if index < len(seeds) else None
-        events += match.decide(
-            GAME, match.fold(GAME, events), None, JoinSeat(name=name, client_seed=seed), SEED
-        )
-    return events + match.decide(GAME, match.fold(GAME, events), None, StartMatch(), SEED)
+    return table.seated(GAME, NAMES[:seats], options, SEED, practice, seeds)
 
 
 def play_out(events: list[Any], chooser: random.Random) -> list[Any]:
-    """Play random legal commands through the wrapper until the match is over."""
-    state = match.fold(GAME, events)
-    while match.status(GAME, state) == "playing":
-        (seat,) = GAME.to_act(state.game)
-        command = chooser.choice(GAME.legal_actions(state.game, seat))
-        new = match.decide(GAME, state, seat, command, SEED)
-        state = match.fold(GAME, new, state)
-        events = events + new
-    return events
+    """Random legal commands through the wrapper until the match is over."""
+    return table.play_out(GAME, events, chooser, SEED)
+
+
 
 
 def test_the_game_is_registered_under_its_id():
