@@ -40,8 +40,6 @@ def play_out(events: list[Any], chooser: random.Random) -> list[Any]:
     return table.play_out(GAME, events, chooser, SEED)
 
 
-
-
 def test_the_game_is_registered_under_its_id():
     """The package registers itself; the lead's registry finds it by id."""
     assert GAMES["wick-and-ember"] is GAME
