@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import secrets
 import uuid
@@ -24,7 +23,14 @@ from service.api import schemas
 from service.errors import ServiceError, forbidden, not_found, unauthorized, version_clash
 from service.loading import Loaded, StateCache, game_of
 from service.logs import current_seat
-from service.store import CommandRecord, DuplicateCommand, MatchRow, NewEvent, VersionConflict
+from service.store import (
+    CommandRecord,
+    DuplicateCommand,
+    MatchRow,
+    NewEvent,
+    VersionConflict,
+    match_uuid,
+)
 
 RETRIES = 20
 
@@ -323,13 +329,13 @@ def _stamped(row: MatchRow, at: datetime) -> MatchRow:
     return msgspec.structs.replace(row, updated_at=at)
 
 
-@functools.lru_cache(maxsize=4096)
 def parse_id(match_id: str) -> str:
-    """A canonical match id; 404 for anything that is not one (kept: several parses a request)."""
-    try:
-        return str(uuid.UUID(match_id))
-    except ValueError:
-        raise not_found(match_id) from None
+    """A canonical match id; 404 for anything that is not one (parsed by the store's cached
+    ``match_uuid``)."""
+    key = match_uuid(match_id)
+    if key is None:
+        raise not_found(match_id)
+    return str(key)
 
 
 def new_events(

@@ -376,8 +376,8 @@ class PostgresStore:
             raise UnknownMatch(match_id)
         check_write(status, events)
         row = (status, msgspec.json.encode(summary), seats_taken, finished)
-        write = {"seat_token": seat_token, "command": command}
-        now, hashes = await self._append_once(key, expected_version, events, row, write)
+        now, hashes = await self._append_once(key, expected_version, events, row, seat_token,
+                                              command)
         canonical = str(key)
         if hashes:
             self.announcer.announce(f"{canonical}:{expected_version + len(events)}")
@@ -388,7 +388,7 @@ class PostgresStore:
 
     async def _append_once(
         self, key: uuid.UUID, expected: int, events: list[NewEvent], row: pg_append.Row,
-        write: dict[str, Any],
+        seat_token: tuple[int, bytes] | None, command: CommandRecord | None,
     ) -> tuple[datetime, list[bytes]]:
         """One statement chained from the known head; once more if that head was not current."""
         head = self.heads.get(key, expected)
@@ -398,12 +398,12 @@ class PostgresStore:
             try:
                 changed = None if self.heads.row(key, expected, head) == row else row
                 now, hashes = await pg_append.append_once(
-                    self.pool, key, expected, head, events, changed, **write)
+                    self.pool, key, expected, head, events, changed, seat_token, command)
             except pg_append.Refused as refused:
                 head = _checked(key, expected, refused.version, refused.head)
                 self.heads.put(key, expected, head)
             except asyncpg.UniqueViolationError as error:
-                raise _unique_refusal(key, error, write["command"]) from error
+                raise _unique_refusal(key, error, command) from error
             else:
                 after = hashes[-1] if hashes else head
                 self.heads.put(key, expected + len(events), after, row)
