@@ -4,12 +4,13 @@ Random finished matches are exported as the server exports them and encoded to J
 file would hold them. Timed, in one process and one thread: decoding each document and running
 ``projections.verify.verify`` on it (the commitment, every hash, every command re-decided, the
 header and result), which is what `hearthlog verify` does per match. The rate is per second of
-this process's CPU time (the machine is shared; wall-clock time is also given). Beside it, four
+this process's CPU time (the machine is shared; wall-clock time is also given). Beside it, five
 baselines on the same documents: a plain fold of their events (decode and evolve, nothing
-checked), and three floors no verifier can go under, since they use no rule at all: reading the
-document; reading it plus recomputing its hash chain; and the hash chain alone, over the events'
-bytes already in memory (one SHA-256 call per event, nothing read: CPython's and OpenSSL's cost,
-not ours). Run:
+checked); the rules alone, re-deciding every recorded command from the state it was decided in
+(inputs prepared untimed: nothing read, hashed or compared); and three floors no verifier can go
+under, since they use no rule at all: reading the document; reading it plus recomputing its hash
+chain; and the hash chain alone, over the events' bytes already in memory (one SHA-256 call per
+event, nothing read: CPython's and OpenSSL's cost, not ours). Run:
 
     PYTHONPATH=. python -m bench.verification [--matches 400] [--rounds 3]
 """
@@ -27,7 +28,7 @@ from bench import common
 from bench.matches import exported, play
 from domain.core import match
 from domain.core.chain import GENESIS, link
-from domain.core.codec import event_decoder
+from domain.core.codec import as_typed, event_decoder, recorded_command_decoder
 from domain.games import GAMES
 from projections.export import MatchExport
 from projections.verify import verify
@@ -77,6 +78,29 @@ def fold_only(raw: bytes) -> None:
     match.fold(game, [decoder.decode(bytes(event.data)) for event in document.events])
 
 
+def decisions(raw: bytes) -> list[tuple[Any, ...]]:
+    """Each recorded command with the state it was decided in: the rules' inputs, prepared."""
+    document = _export.decode(raw)
+    game = GAMES[document.header.game]
+    seed = bytes.fromhex(document.header.server_seed)
+    commands = recorded_command_decoder(game)
+    state = match.evolve(game, None, event_decoder(game).decode(bytes(document.events[0].data)))
+    inputs = []
+    for event in document.events[1:]:
+        if event.metadata.command is not None:
+            decision = (game, state, event.metadata.seat,
+                        as_typed(commands, event.metadata.command), seed)
+            inputs.append(decision)
+            state = match.decide_and_evolve(*decision)[1]
+    return inputs
+
+
+def rules_only(inputs: list[tuple[Any, ...]]) -> None:
+    """The rules alone: every recorded command re-decided (and its events recorded)."""
+    for decision in inputs:
+        match.decide_and_evolve(*decision)
+
+
 def timed(name: str, work: Callable[[Any], None], docs: list[Any]) -> dict[str, Any]:
     """Run ``work`` over every document once; matches per CPU second and per wall second."""
     cpu, wall = time.process_time(), time.perf_counter()
@@ -100,6 +124,7 @@ def run(count: int, rounds: int) -> dict[str, Any]:
             "hash": (hash_only, in_memory),
             "chain": (read_and_chain, docs),
             "fold": (fold_only, docs),
+            "rules": (rules_only, [decisions(raw) for raw in docs]),
             "verify": (check, docs),
         }
         runs: dict[str, list[dict[str, Any]]] = {name: [] for name in work}
@@ -109,7 +134,8 @@ def run(count: int, rounds: int) -> dict[str, Any]:
         best = {name: sorted(r, key=lambda x: x["per_cpu_second"])[(rounds - 1) // 2]
                 for name, r in runs.items()}
         print(f"  verification {game_id}: {best['verify']['per_cpu_second']:.0f} matches per "
-              f"CPU second (fold only: {best['fold']['per_cpu_second']:.0f}, reading and "
+              f"CPU second (fold only: {best['fold']['per_cpu_second']:.0f}, the rules alone: "
+              f"{best['rules']['per_cpu_second']:.0f}, reading and "
               f"hashing only: {best['chain']['per_cpu_second']:.0f}, the hash chain alone: "
               f"{best['hash']['per_cpu_second']:.0f})", flush=True)
         games.append({"game": game_id, "matches": count, "events": events, **best})
