@@ -29,7 +29,7 @@ import asyncpg
 
 from bench import common
 from service.postgres import create_pool, drop_database
-from service.store import NewEvent, PostgresStore, StoredEvent
+from service.store import NewEvent, NewMatch, PostgresStore, StoredEvent
 from tests.replay.random_matches import play
 
 CONCURRENCY = (1, 8, 32)
@@ -70,11 +70,11 @@ class Ours:
         self.matches = []
         for _ in range(writers):
             match_id = str(uuid.uuid4())
-            await self.store.create_match(
-                match_id, game="wick-and-ember", rules_version="1", seats=6, practice=False,
-                tournament=None, label=None, seed_commitment="0" * 64, server_seed=bytes(32),
-                host_token_hash=None, summary=self.summary,
-                first=NewEvent(type=first.type, data=first.data, metadata=first.metadata))
+            await self.store.create_match(NewMatch(
+                match_id=match_id, game="wick-and-ember", rules_version="1", seats=6,
+                practice=False, tournament=None, label=None, seed_commitment="0" * 64,
+                server_seed=bytes(32), host_token_hash=None, summary=self.summary,
+                first=NewEvent(type=first.type, data=first.data, metadata=first.metadata)))
             self.matches.append((match_id, 1))
 
     async def append(self, writer: int) -> None:

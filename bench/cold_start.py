@@ -28,7 +28,7 @@ from domain.games import GAMES
 from service import auth
 from service.matches import MatchService
 from service.postgres import create_pool, drop_database
-from service.store import NewEvent, PostgresStore
+from service.store import NewEvent, NewMatch, PostgresStore
 
 GAME = GAMES["wick-and-ember"]
 SYNTHETIC_EVENTS = 10_000
@@ -72,10 +72,10 @@ async def store_match(store: PostgresStore, batches: list[list[NewEvent]]) -> tu
     """Store a match through the store's own create and append; seat 0 gets TOKEN."""
     match_id, seats = str(uuid.uuid4()), seats_of(batches)
     first = batches[0][0]
-    await store.create_match(match_id, game=GAME.id, rules_version=GAME.rules_version, seats=seats,
-                             practice=False, tournament=None, label=None,
-                             seed_commitment="0" * 64, server_seed=bytes(32),
-                             host_token_hash=None, first=first, summary={"names": []})
+    await store.create_match(NewMatch(
+        match_id=match_id, game=GAME.id, rules_version=GAME.rules_version, seats=seats,
+        practice=False, tournament=None, label=None, seed_commitment="0" * 64,
+        server_seed=bytes(32), host_token_hash=None, first=first, summary={"names": []}))
     version = 1
     for n, batch in enumerate(batches[1:]):
         token = (0, auth.token_hash(TOKEN)) if n == 0 else None

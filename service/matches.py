@@ -28,6 +28,7 @@ from service.store import (
     DuplicateCommand,
     MatchRow,
     NewEvent,
+    NewMatch,
     VersionConflict,
     match_uuid,
 )
@@ -68,8 +69,8 @@ class MatchService:
             )
         match_id = str(uuid.uuid4())
         state = match.evolve(game, None, created)
-        await self.store.create_match(
-            match_id,
+        new = NewMatch(
+            match_id=match_id,
             game=game.id,
             rules_version=game.rules_version,
             seats=body.seats,
@@ -82,6 +83,7 @@ class MatchService:
             first=new_events([created], seat=None, command=None, command_id=None)[0],
             summary=summarise(game, state, seed),
         )
+        await self.store.create_match(new)
         return schemas.MatchCreatedAnswer(
             match_id=match_id, host_token=host_token, match=await self.summary(match_id)
         )

@@ -18,6 +18,7 @@ from service.store import (
     FinishedMatch,
     MatchRow,
     NewEvent,
+    NewMatch,
     StoredEvent,
     StoreError,
     UnknownMatch,
@@ -59,51 +60,36 @@ class MemoryStore:
         key = match_uuid(match_id)
         return None if key is None else self._matches.get(str(key))
 
-    async def create_match(
-        self,
-        match_id: str,
-        *,
-        game: str,
-        rules_version: str,
-        seats: int,
-        practice: bool,
-        tournament: str | None,
-        label: str | None,
-        seed_commitment: str,
-        server_seed: bytes,
-        host_token_hash: bytes | None,
-        first: NewEvent,
-        summary: dict[str, Any],
-    ) -> StoredEvent:
+    async def create_match(self, new: NewMatch) -> StoredEvent:
         """Store the match row and its first event."""
-        key = match_uuid(match_id)
+        key = match_uuid(new.match_id)
         if key is None:
-            raise ValueError(f"match id {match_id!r} is not a UUID")
+            raise ValueError(f"match id {new.match_id!r} is not a UUID")
         if str(key) in self._matches:
             raise StoreError(f"match {key} already exists")
-        check_write("lobby", [first])
+        check_write("lobby", [new.first])
         now = self._now()
-        head = link(GENESIS, first.data)
+        head = link(GENESIS, new.first.data)
         row = MatchRow(
             match_id=str(key),
-            game=game,
-            rules_version=rules_version,
+            game=new.game,
+            rules_version=new.rules_version,
             status="lobby",
-            seats=seats,
+            seats=new.seats,
             seats_taken=0,
-            practice=practice,
-            tournament=tournament,
-            label=label,
+            practice=new.practice,
+            tournament=new.tournament,
+            label=new.label,
             version=1,
             head_hash=head,
-            seed_commitment=seed_commitment,
-            summary=_copy(summary),
+            seed_commitment=new.seed_commitment,
+            summary=_copy(new.summary),
             created_at=now,
             updated_at=now,
             finished_at=None,
         )
-        event = _stored(str(key), 1, first, now, head)
-        self._matches[str(key)] = _Match(row, server_seed, host_token_hash, [event])
+        event = _stored(str(key), 1, new.first, now, head)
+        self._matches[str(key)] = _Match(row, new.server_seed, new.host_token_hash, [event])
         return event
 
     async def append(

@@ -34,6 +34,23 @@ class NewEvent(msgspec.Struct, frozen=True, kw_only=True):
     metadata: dict[str, Any] = {}
 
 
+class NewMatch(msgspec.Struct, frozen=True, kw_only=True):
+    """A match to create: its row, its secrets (server seed, host token hash) and first event."""
+
+    match_id: str
+    game: str
+    rules_version: str
+    seats: int
+    practice: bool
+    tournament: str | None
+    label: str | None
+    seed_commitment: str
+    server_seed: bytes
+    host_token_hash: bytes | None
+    first: NewEvent
+    summary: dict[str, Any]
+
+
 class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
     """An event as stored; ``data`` is exactly the bytes appended (and hashed)."""
 
@@ -129,22 +146,7 @@ class DuplicateCommand(StoreError):
 class EventStore(Protocol):
     """What the application needs from a store; every backend passes the same contract tests."""
 
-    async def create_match(
-        self,
-        match_id: str,
-        *,
-        game: str,
-        rules_version: str,
-        seats: int,
-        practice: bool,
-        tournament: str | None,
-        label: str | None,
-        seed_commitment: str,
-        server_seed: bytes,
-        host_token_hash: bytes | None,
-        first: NewEvent,
-        summary: dict[str, Any],
-    ) -> StoredEvent: ...
+    async def create_match(self, new: NewMatch) -> StoredEvent: ...
 
     async def append(
         self,
@@ -325,32 +327,18 @@ class PostgresStore:
         self.seats = Lru(20_000)
         self.announcer = pg_append.Announcer(pool, CHANNEL)
 
-    async def create_match(
-        self,
-        match_id: str,
-        *,
-        game: str,
-        rules_version: str,
-        seats: int,
-        practice: bool,
-        tournament: str | None,
-        label: str | None,
-        seed_commitment: str,
-        server_seed: bytes,
-        host_token_hash: bytes | None,
-        first: NewEvent,
-        summary: dict[str, Any],
-    ) -> StoredEvent:
+    async def create_match(self, new: NewMatch) -> StoredEvent:
         """Insert the match row, its head and its first event in one statement."""
-        key = _require_uuid(match_id)
+        key, first = _require_uuid(new.match_id), new.first
         check_write("lobby", [first])
-        head, written = link(GENESIS, first.data), msgspec.json.encode(summary)
+        head, written = link(GENESIS, first.data), msgspec.json.encode(new.summary)
         row: pg_append.Row = ("lobby", written, None, False)
         try:
             created_at = await self.pool.fetchval(
-                _INSERT_MATCH, key, game, rules_version, seats, practice, tournament, label,
-                seed_commitment, server_seed, host_token_hash, written, head, first.type,
-                first.data.decode(), first.metadata)
+                _INSERT_MATCH, key, new.game, new.rules_version, new.seats, new.practice,
+                new.tournament, new.label, new.seed_commitment, new.server_seed,
+                new.host_token_hash, written, head, first.type, first.data.decode(),
+                first.metadata)
         except asyncpg.UniqueViolationError as error:
             raise StoreError(f"match {key} already exists") from error
         self.heads.put(key, 1, head, row)

@@ -13,7 +13,7 @@ from domain.games import GAMES
 from service import snapshots
 from service.loading import StateCache, decode_events
 from service.memory_store import MemoryStore
-from service.store import EventStore, NewEvent, PostgresStore, StoredEvent
+from service.store import EventStore, NewEvent, NewMatch, PostgresStore, StoredEvent
 from tests.replay.random_matches import play
 
 GAME = GAMES["wick-and-ember"]
@@ -53,10 +53,10 @@ async def stored_match(store: EventStore, index: int = 19) -> tuple[str, list[St
     """A random finished match written through the store, one event per append."""
     played = play(index)
     first, *rest = [NewEvent(type=e.type, data=e.data, metadata=e.metadata) for e in played.events]
-    await store.create_match(played.match_id, game=GAME.id, rules_version=GAME.rules_version,
-                             seats=6, practice=False, tournament=None, label=None,
-                             seed_commitment="c", server_seed=played.server_seed,
-                             host_token_hash=None, first=first, summary={})
+    await store.create_match(NewMatch(
+        match_id=played.match_id, game=GAME.id, rules_version=GAME.rules_version, seats=6,
+        practice=False, tournament=None, label=None, seed_commitment="c",
+        server_seed=played.server_seed, host_token_hash=None, first=first, summary={}))
     for version, event in enumerate(rest, start=1):
         await store.append(played.match_id, version, [event], status="playing", summary={})
     return played.match_id, played.events

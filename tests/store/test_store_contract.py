@@ -16,6 +16,7 @@ from service.store import (
     DuplicateCommand,
     EventStore,
     NewEvent,
+    NewMatch,
     PostgresStore,
     StoreError,
     UnknownMatch,
@@ -40,6 +41,7 @@ async def new_match(store: EventStore, **options: Any) -> str:
     """Create a match with defaults overridden by ``options``; return its id."""
     match_id = str(uuid.uuid4())
     fields: dict[str, Any] = {
+        "match_id": match_id,
         "game": "embers",
         "rules_version": "1",
         "seats": 2,
@@ -52,7 +54,7 @@ async def new_match(store: EventStore, **options: Any) -> str:
         "first": event("match_created", game="embers"),
         "summary": {"names": []},
     }
-    await store.create_match(match_id, **(fields | options))
+    await store.create_match(NewMatch(**(fields | options)))
     return match_id
 
 

@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from service.memory_store import MemoryStore
-from service.store import EventStore, ExportFilter, NewEvent, PostgresStore
+from service.store import EventStore, ExportFilter, NewEvent, NewMatch, PostgresStore
 
 
 @pytest.fixture(params=["memory", "postgres"])
@@ -37,8 +37,8 @@ async def a_match(
 ) -> str:
     """A match with three events, finished unless asked otherwise; returns its id."""
     match_id = str(uuid.uuid4())
-    await store.create_match(
-        match_id,
+    await store.create_match(NewMatch(
+        match_id=match_id,
         game=game,
         rules_version="1",
         seats=2,
@@ -50,7 +50,7 @@ async def a_match(
         host_token_hash=None,
         first=event("match_created", note="ü ✓"),
         summary={"names": []},
-    )
+    ))
     await store.append(
         match_id,
         1,
