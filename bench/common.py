@@ -11,12 +11,10 @@ import contextlib
 import json
 import os
 import platform
-import shutil
 import statistics
-import tempfile
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +22,7 @@ import asyncpg
 import msgspec
 
 from service.migrations import apply_migrations
-from service.postgres import create_database, start_embedded, stop_embedded
+from service.postgres import create_database, temporary_embedded
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -135,15 +133,9 @@ def machine() -> dict[str, Any]:
     }
 
 
-@contextlib.contextmanager
-def postgres() -> Iterator[str]:
+def postgres() -> contextlib.AbstractContextManager[str]:
     """An embedded Postgres (default, durable settings) in a temporary folder, deleted after."""
-    folder = Path(tempfile.mkdtemp(prefix="hearthlog-bench-pg-"))
-    try:
-        yield start_embedded(folder / "pgdata", cleanup_mode="delete")
-    finally:
-        stop_embedded(folder / "pgdata")
-        shutil.rmtree(folder, ignore_errors=True)
+    return temporary_embedded("hearthlog-bench-pg-")
 
 
 async def migrated_database(admin_url: str, name: str) -> str:

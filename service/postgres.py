@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import re
+import shutil
 import stat
+import tempfile
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -46,6 +50,17 @@ def stop_embedded(data_dir: Path) -> None:
     server = _servers.pop(Path(data_dir).expanduser().resolve(), None)
     if server is not None:
         server.cleanup()
+
+
+@contextlib.contextmanager
+def temporary_embedded(prefix: str) -> Iterator[str]:
+    """An embedded Postgres in a new temporary folder, its URL; stopped and deleted afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        yield start_embedded(folder / "pgdata", cleanup_mode="delete")
+    finally:
+        stop_embedded(folder / "pgdata")
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _log_opened_parents(data_dir: Path) -> None:

@@ -11,11 +11,8 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import shutil
-import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 
 import asyncpg
 import pytest
@@ -25,8 +22,7 @@ from service.postgres import (
     create_database,
     create_pool,
     drop_database,
-    start_embedded,
-    stop_embedded,
+    temporary_embedded,
 )
 
 _RUN = uuid.uuid4().hex[:8]
@@ -39,7 +35,7 @@ async def postgres_server_url() -> AsyncIterator[str]:
     if url := os.environ.get("HEARTHLOG_TEST_DATABASE_URL"):
         yield url
         return
-    with _container() if _docker_answers() else _embedded() as url:
+    with _container() if _docker_answers() else temporary_embedded("hearthlog-test-pg-") as url:
         await _skip_durability(url)
         yield url
 
@@ -65,17 +61,6 @@ def _container() -> Iterator[str]:
 
     with PostgresContainer("postgres:16-alpine", driver=None) as container:
         yield container.get_connection_url()
-
-
-@contextlib.contextmanager
-def _embedded() -> Iterator[str]:
-    """An embedded Postgres in a temporary folder, deleted afterwards."""
-    folder = Path(tempfile.mkdtemp(prefix="hearthlog-test-pg-"))
-    try:
-        yield start_embedded(folder / "pgdata", cleanup_mode="delete")
-    finally:
-        stop_embedded(folder / "pgdata")
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 async def _skip_durability(url: str) -> None:
