@@ -19,9 +19,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -37,6 +34,7 @@ from bench.matches import EPOCH, Played, play, stored
 from domain.games import GAMES
 from service.postgres import create_pool
 from tests.replay.random_matches import copy_rows
+from tests.servers import serving
 
 GAME = GAMES["wick-and-ember"]
 BATCH = 500
@@ -79,22 +77,6 @@ async def fill(url: str, total: int, pool_of: list[tuple[Played, list[Any]]]) ->
             await conn.execute("ANALYZE")
     finally:
         await pool.close()
-
-
-def start_server(url: str, port: int) -> subprocess.Popen:
-    """A real `hearthlog serve` on loopback, answering /health."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--database-url", url],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ},
-    )
-    for _ in range(600):
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
-                return process
-        except httpx.TransportError:
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("the server did not start")
 
 
 def resident(process: psutil.Process) -> int:
@@ -158,17 +140,12 @@ def run(sizes: list[int], distinct: int) -> dict[str, Any]:
         began = time.perf_counter()
         asyncio.run(fill(url, max(sizes), distinct_matches(distinct)))
         print(f"  filled {max(sizes)} matches in {time.perf_counter() - began:.0f} s", flush=True)
-        port = 18000 + os.getpid() % 1000
-        server = start_server(url, port)
-        try:
-            export(f"http://127.0.0.1:{port}", server.pid, 50)  # warm-up
+        with serving(url) as server:
+            export(server, server.process.pid, 50)  # warm-up
             for size in sizes:
-                result = export(f"http://127.0.0.1:{port}", server.pid, size)
+                result = export(server, server.process.pid, size)
                 print(f"  {size} matches: {result}", flush=True)
                 document["runs"].append(result)
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
     return document
 
 
