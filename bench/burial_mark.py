@@ -21,26 +21,21 @@ from domain.core.rng import Rng
 from domain.whiteout_road import GAME
 from domain.whiteout_road.events import NightEnded
 from domain.whiteout_road.options import BURIAL_MARKS, MAX_SEATS, MIN_SEATS, Options
+from tests.domain.random_play import any_legal, random_play
 
 ENDINGS = ("through", "buried", "whiteout", "gambit", "last_watch")
 TARGET, LOW, HIGH = 0.25, 0.15, 0.35
 NAMES = ("Ash", "Bryn", "Cato", "Dell", "Esme", "Fenn")
+MAX_COMMANDS = 10_000
 
 
 def play(players: int, mark: int, seed: int, index: int) -> list[NightEnded]:
     """One random legal game; the night endings it had."""
     chooser = random.Random(f"{seed}/{players}/{index}")
     rng = Rng(f"burial-mark/{seed}/{players}/{index}".encode())
-    state, endings = None, []
-    new = GAME.setup(Options(burial_mark=mark), NAMES[:players], rng)
-    while True:
-        for event in new:
-            state = GAME.evolve(state, event)
-            endings += [event] if isinstance(event, NightEnded) else []
-        if GAME.outcome(state) is not None:
-            return endings
-        seat = chooser.choice(GAME.to_act(state))
-        new = GAME.decide(state, seat, chooser.choice(GAME.legal_actions(state, seat)), rng)
+    opening = GAME.setup(Options(burial_mark=mark), NAMES[:players], rng)
+    batches = random_play(GAME, opening, rng, any_legal(GAME, chooser), MAX_COMMANDS)
+    return [event for batch in batches for event in batch.events if isinstance(event, NightEnded)]
 
 
 def tally(job: tuple[int, int, int, int]) -> tuple[int, int, Counter[str], int]:

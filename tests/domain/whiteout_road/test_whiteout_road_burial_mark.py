@@ -14,9 +14,11 @@ from domain.core.rng import Rng
 from domain.whiteout_road import GAME
 from domain.whiteout_road.events import NightEnded
 from domain.whiteout_road.options import BURIAL_MARKS, Options
+from tests.domain.random_play import any_legal, random_play
 
 DOC = Path(__file__).parents[3] / "docs" / "rules" / "whiteout-road.md"
 GAMES_PER_COUNT = 150
+MAX_COMMANDS = 10_000
 
 
 def test_r3_the_default_burial_marks_are_the_documented_ones():
@@ -40,13 +42,6 @@ def test_r3_with_random_legal_play_15_to_35_percent_of_nights_end_buried(players
 def random_game(players: int, index: int) -> list[NightEnded]:
     """One game at the default mark; every seat picks a legal commitment at random."""
     chooser, rng = random.Random(f"r3/{players}/{index}"), Rng(f"r3/{players}/{index}".encode())
-    state, endings = None, []
-    events = GAME.setup(Options(), PLAYERS[:players], rng)
-    while True:
-        for event in events:
-            state = GAME.evolve(state, event)
-            endings += [event] if isinstance(event, NightEnded) else []
-        if GAME.outcome(state) is not None:
-            return endings
-        seat = chooser.choice(GAME.to_act(state))
-        events = GAME.decide(state, seat, chooser.choice(GAME.legal_actions(state, seat)), rng)
+    opening = GAME.setup(Options(), PLAYERS[:players], rng)
+    batches = random_play(GAME, opening, rng, any_legal(GAME, chooser), MAX_COMMANDS)
+    return [event for batch in batches for event in batch.events if isinstance(event, NightEnded)]

@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 import re
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -25,6 +24,7 @@ from domain.whiteout_road.cards import RANK_NAMES, SUIT_NAMES, is_spade
 from domain.whiteout_road.events import Commitment, PlayCommitted
 from domain.whiteout_road.legal import gambit_play
 from domain.whiteout_road.state import Beat, Gambit, with_board, with_seat
+from tests.domain.random_play import event_steps
 
 MATCHES = 30
 NAME = re.compile(r'"((?:10|[2-9JQK])[HDCS])"')
@@ -102,7 +102,7 @@ def test_the_hidden_play_check_catches_a_view_that_peeks_at_fate(monkeypatch):
 def card_leaks(index: int) -> list[str]:
     """Every card shown to a reader who may not know it, in one random match."""
     found: list[str] = []
-    for before, event, after in events_of(index):
+    for before, event, after in event_steps(random_match(index)):
         for viewer in [None, *range(len(after.seats))]:
             text = msgspec.json.encode(GAME.observe(after, viewer)).decode()
             found += unknown(NAME.findall(text), knowable(after, viewer), text)
@@ -115,7 +115,7 @@ def card_leaks(index: int) -> list[str]:
 def hidden_leaks(index: int) -> list[str]:
     """Every view or line that changes with another seat's pending play or with Fate's order."""
     found: list[str] = []
-    for before, event, after in events_of(index):
+    for before, event, after in event_steps(random_match(index)):
         if isinstance(event, PlayCommitted):
             found += commitment_lines_differ(before, event)
         if isinstance(after, (Beat, Gambit)) and after.board is not None:
@@ -125,15 +125,6 @@ def hidden_leaks(index: int) -> list[str]:
                 if other is not None:
                     found += views_differ(after, other, seat)
     return found
-
-
-def events_of(index: int) -> Iterator[tuple[Any, Any, Any]]:
-    """(state before, event, state after) for every event of a random match."""
-    state = None
-    for _, _, _, steps in random_match(index):
-        for event, after in steps:
-            yield state, event, after
-            state = after
 
 
 def views_differ(state: Any, other: Any, owner: int | None) -> list[str]:

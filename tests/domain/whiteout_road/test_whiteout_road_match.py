@@ -21,6 +21,7 @@ from domain.whiteout_road.commands import Commit
 from domain.whiteout_road.events import NightDealt, RoadOpened
 from domain.whiteout_road.options import Options
 from tests.domain import table
+from tests.domain.random_play import event_steps
 
 SEED = b"server seed for the whiteout road wrapper tests"
 
@@ -55,7 +56,7 @@ def test_given_the_same_seed_and_commands_then_the_events_are_identical_bytes():
     """Determinism: replaying a random match's commands gives byte-identical events."""
     for index in (3, 4, 5):
         runs = [
-            [codec.encode(event) for *_, steps in random_match(index) for event, _ in steps]
+            [codec.encode(event) for batch in random_match(index) for event in batch.events]
             for _ in range(2)
         ]
         assert runs[0] == runs[1] and len(runs[0]) > 50
@@ -75,7 +76,7 @@ def test_given_the_wrapper_when_a_whole_match_is_played_twice_then_every_event_i
 
 def test_given_the_same_events_then_evolve_folds_to_the_same_state_without_a_generator():
     """Every chance outcome is in the events: a plain fold reaches the played match's last state."""
-    steps = [step for *_, played in random_match(7) for step in played]
+    steps = [(event, after) for _, event, after in event_steps(random_match(7))]
     state = None
     for event, _ in steps:
         state = GAME.evolve(state, event)

@@ -38,10 +38,10 @@ def check_match(index: int) -> None:
     gratitude: list[int] = []
     night: list[int] = []
     nights = 0
-    for before, _, _, steps in random_match(index):
-        if before is not None:
-            check_at_rest(before, probe, rng)
-        for event, state in steps:
+    for batch in random_match(index):
+        if batch.before is not None:
+            check_at_rest(batch.before, probe, rng)
+        for event, state in zip(batch.events, batch.states, strict=True):
             check_cards(state)
             gratitude = gratitude or [0] * len(state.seats)
             if isinstance(event, NightEnded):

@@ -12,6 +12,7 @@ from domain.core.decider import Concede
 from domain.core.rng import Rng
 from domain.whiteout_road import GAME
 from domain.whiteout_road.options import BURIAL_MARKS, Options
+from tests.domain.random_play import Batch, random_play
 
 MAX_COMMANDS = 2000
 CONCEDE_CHANCE = 0.003
@@ -43,21 +44,7 @@ def next_command(chooser: random.Random, state: Any) -> tuple[int, Any]:
     return seat, chooser.choice(legal)
 
 
-def random_match(index: int) -> Iterator[tuple[Any, int, Any, list[tuple[Any, Any]]]]:
-    """Yield (state before, seat, command, [(event, state after it), ...]) for each command.
-
-    The opening events come first, with no state, seat or command.
-    """
+def random_match(index: int) -> Iterator[Batch]:
+    """Each batch of random match ``index``, its opening first."""
     chooser, rng, opening = match_setup(index)
-    state, seat, command, events = None, -1, None, opening
-    for _ in range(MAX_COMMANDS):
-        before, steps = state, []
-        for event in events:
-            state = GAME.evolve(state, event)
-            steps.append((event, state))
-        yield before, seat, command, steps
-        if GAME.outcome(state) is not None:
-            return
-        seat, command = next_command(chooser, state)
-        events = GAME.decide(state, seat, command, rng)
-    raise AssertionError(f"match {index} did not end within {MAX_COMMANDS} commands")
+    return random_play(GAME, opening, rng, lambda state: next_command(chooser, state), MAX_COMMANDS)

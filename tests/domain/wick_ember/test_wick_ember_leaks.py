@@ -10,7 +10,6 @@ turned up) plus, for a seat, its own hand and its Lensmaker notes.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -19,6 +18,7 @@ from wick_ember_random import random_match
 
 from domain.wick_ember import GAME, cards, log, observer
 from domain.wick_ember.events import TurnBegan
+from tests.domain.random_play import event_steps
 
 MATCHES = 150
 TOKEN = re.compile(r"#(\d+)")
@@ -63,7 +63,7 @@ def test_the_leak_check_catches_a_log_that_makes_a_draw_public(tagged_cards, mon
 def leaks_in_match(index: int) -> list[str]:
     """Every leak found in one random match."""
     found: list[str] = []
-    for before, event, after in events_of(index):
+    for before, event, after in event_steps(random_match(index)):
         for viewer in [None, *range(after.night.seats)]:
             found += leaks(
                 msgspec.json.encode(GAME.observe(after, viewer)).decode(), knowable(after, viewer)
@@ -72,16 +72,6 @@ def leaks_in_match(index: int) -> list[str]:
             allowed = knowable(after, entry.seat) | same_round(before, after, entry.seat)
             found += leaks(entry.text, allowed)
     return found
-
-
-def events_of(index: int) -> Iterator[tuple[Any, Any, Any]]:
-    """(state before, event, state after) for every event of a random match."""
-    state = None
-    for _, _, _, events in random_match(index):
-        for event in events:
-            after = GAME.evolve(state, event)
-            yield state, event, after
-            state = after
 
 
 def leaks(text: str, allowed: set[int]) -> list[str]:

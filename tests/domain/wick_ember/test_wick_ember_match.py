@@ -54,8 +54,8 @@ def test_the_game_is_registered_under_its_id():
 def test_given_the_same_seed_names_and_commands_then_the_events_are_identical_bytes():
     """Determinism: replaying a random match's commands gives byte-identical events."""
     for index in (3, 4, 5):
-        first = [codec.encode(e) for _, _, _, events in random_match(index) for e in events]
-        again = [codec.encode(e) for _, _, _, events in random_match(index) for e in events]
+        first = [codec.encode(e) for batch in random_match(index) for e in batch.events]
+        again = [codec.encode(e) for batch in random_match(index) for e in batch.events]
         assert first == again and len(first) > 10
 
 

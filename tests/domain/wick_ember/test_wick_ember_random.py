@@ -33,11 +33,10 @@ def check_match(index: int) -> None:
     probe, rng = random.Random(-1 - index), Rng(f"random match {index}".encode())
     state: Any = None
     won: Counter[int] = Counter()
-    for before, _, _, events in random_match(index):
-        if before is not None:
-            check_turn(before, probe, rng)
-        for event in events:
-            state = GAME.evolve(state, event)
+    for batch in random_match(index):
+        if batch.before is not None:
+            check_turn(batch.before, probe, rng)
+        for event, state in zip(batch.events, batch.states, strict=True):
             won.update(event.winners if isinstance(event, RoundWon) else ())
             check_table(state, won)
     check_result(state, won)

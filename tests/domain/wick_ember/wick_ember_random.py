@@ -12,6 +12,7 @@ from domain.core.decider import Concede
 from domain.core.rng import Rng
 from domain.wick_ember import GAME
 from domain.wick_ember.options import Options
+from tests.domain.random_play import Batch, random_play
 
 MAX_COMMANDS = 5000
 CONCEDE_CHANCE = 0.004
@@ -42,19 +43,7 @@ def next_command(chooser: random.Random, state: Any) -> tuple[int, Any]:
     return seat, chooser.choice(GAME.legal_actions(state, seat))
 
 
-def random_match(index: int) -> Iterator[tuple[Any, int, Any, list[Any]]]:
-    """Yield (state before, seat, command, events) for each command of a random match."""
+def random_match(index: int) -> Iterator[Batch]:
+    """Each batch of random match ``index``, its opening first."""
     chooser, rng, _, opening = match_setup(index)
-    state = None
-    for event in opening:
-        state = GAME.evolve(state, event)
-    yield None, -1, None, opening
-    for _ in range(MAX_COMMANDS):
-        if GAME.outcome(state) is not None:
-            return
-        seat, command = next_command(chooser, state)
-        events = GAME.decide(state, seat, command, rng)
-        yield state, seat, command, events
-        for event in events:
-            state = GAME.evolve(state, event)
-    raise AssertionError(f"match {index} did not end within {MAX_COMMANDS} commands")
+    return random_play(GAME, opening, rng, lambda state: next_command(chooser, state), MAX_COMMANDS)
