@@ -88,6 +88,19 @@ def verification_table(doc: dict[str, Any]) -> list[str]:
     return rows
 
 
+def command_table(doc: dict[str, Any]) -> list[str]:
+    """`hearthlog verify FILE`: one job against one per core, wall rates with start-up."""
+    rows = ["| game | matches | cores | --jobs 1, matches / wall s | one job per core, matches / "
+            "wall s | speed-up |", "|---|---:|---:|---:|---:|---:|"]
+    for game in doc["games"]:
+        if "command" in game:
+            run = game["command"]
+            rows.append(f"| {game['game']} | {game['matches']} | {run['cores']} | "
+                        f"{run['one_job_per_wall_second']:.0f} | "
+                        f"{run['every_core_per_wall_second']:.0f} | {run['speedup']:.2f} x |")
+    return rows
+
+
 def cold_table(doc: dict[str, Any]) -> list[str]:
     """Cold start: a fresh service's first view, beside a raw fetch and a warm view."""
     rows = ["| match | events | cold view ms | very first (no snapshot yet) ms | raw fetch of "
@@ -157,6 +170,8 @@ def render() -> str:
     for title, name, table in (("Appends", "appends", appends_table),
                                ("The command path over HTTP", "http", http_table),
                                ("Verification", "verification", verification_table),
+                               ("The verify command (wall clock, start-up included)",
+                                "verification", command_table),
                                ("Cold start", "cold_start", cold_table)):
         if docs[name]:
             parts += ["", f"**{title}**", "", *table(docs[name])]

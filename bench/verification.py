@@ -10,7 +10,9 @@ checked); the rules alone, re-deciding every recorded command from the state it 
 (inputs prepared untimed: nothing read, hashed or compared); and three floors no verifier can go
 under, since they use no rule at all: reading the document; reading it plus recomputing its hash
 chain; and the hash chain alone, over the events' bytes already in memory (one SHA-256 call per
-event, nothing read: CPython's and OpenSSL's cost, not ours). Run:
+event, nothing read: CPython's and OpenSSL's cost, not ours). Then the command itself: the same
+documents as one NDJSON file, `hearthlog verify --jobs 1` against `--jobs N` (one worker
+process per core), matches per wall second, start-up included. Run:
 
     PYTHONPATH=. python -m bench.verification [--matches 400] [--rounds 3]
 """
@@ -18,8 +20,12 @@ event, nothing read: CPython's and OpenSSL's cost, not ours). Run:
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -32,6 +38,7 @@ from domain.core.codec import as_typed, event_decoder, recorded_command_decoder
 from domain.games import GAMES
 from projections.export import MatchExport
 from projections.verify import verify
+from service.workers import usable_cores
 
 _export = msgspec.json.Decoder(MatchExport)
 
@@ -112,6 +119,25 @@ def timed(name: str, work: Callable[[Any], None], docs: list[Any]) -> dict[str, 
             "per_wall_second": round(len(docs) / wall, 1)}
 
 
+def command(docs: list[bytes], rounds: int) -> dict[str, Any]:
+    """`hearthlog verify FILE` with one job and with one per core, interleaved; wall rates."""
+    cores = usable_cores()
+    with tempfile.TemporaryDirectory(prefix="hearthlog-bench-verify-") as folder:
+        path = Path(folder) / "matches.ndjson"
+        path.write_bytes(b"".join(raw + b"\n" for raw in docs))
+        walls: dict[int, list[float]] = {1: [], cores: []}
+        for _ in range(rounds):
+            for jobs in walls:
+                began = time.perf_counter()
+                subprocess.run([sys.executable, "-m", "service.cli", "verify", "--jobs", str(jobs),
+                                str(path)], check=True, stdout=subprocess.DEVNULL)
+                walls[jobs].append(time.perf_counter() - began)
+    one, every = common.median(walls[1]), common.median(walls[cores])
+    return {"cores": cores, "one_job_per_wall_second": round(len(docs) / one, 1),
+            "every_core_per_wall_second": round(len(docs) / every, 1),
+            "speedup": round(one / every, 2)}
+
+
 def run(count: int, rounds: int) -> dict[str, Any]:
     """Every registered game: verification, the plain fold and the floors, in interleaved rounds."""
     games = []
@@ -138,6 +164,8 @@ def run(count: int, rounds: int) -> dict[str, Any]:
               f"{best['rules']['per_cpu_second']:.0f}, reading and "
               f"hashing only: {best['chain']['per_cpu_second']:.0f}, the hash chain alone: "
               f"{best['hash']['per_cpu_second']:.0f})", flush=True)
+        best["command"] = command(docs, rounds)
+        print(f"  hearthlog verify {game_id}: {best['command']}", flush=True)
         games.append({"game": game_id, "matches": count, "events": events, **best})
     return {"benchmark": "verification", "rounds": rounds, "games": games}
 

@@ -228,7 +228,7 @@ async def export_from_database(
 
 def verify(args: argparse.Namespace) -> int:
     """Verify every match of an export file offline; exit 0 only when all pass."""
-    from projections.verify import verify as verify_match
+    from service.workers import ordered_map, usable_cores
 
     path = Path(args.file)
     if not path.is_file():
@@ -237,10 +237,10 @@ def verify(args: argparse.Namespace) -> int:
     results = []
     progress = Progress("verify", "bytes", total=path.stat().st_size)
     try:
-        for where, document in read_exports(path, progress):
-            report = None if isinstance(document, str) else verify_match(document)
+        checked = ordered_map(check_text, read_exports(path, progress), args.jobs or usable_cores())
+        for where, report, error in checked:
             progress.clear()
-            print_report(where, report, document)
+            print_report(where, report, error)
             results.append(report is not None and report.ok)
     finally:
         progress.close()
@@ -250,7 +250,7 @@ def verify(args: argparse.Namespace) -> int:
 
 
 def read_exports(path: Path, progress: Progress) -> Any:
-    """(where, document or error text) for each match: one per line, or one whole-file document."""
+    """(where, text) for each match: one per line, or the whole file as one document."""
     import msgspec
 
     with path.open("rb") as lines:
@@ -258,29 +258,46 @@ def read_exports(path: Path, progress: Progress) -> Any:
         try:
             msgspec.json.decode(first)
         except msgspec.DecodeError:  # not one document per line: an indented single document
-            yield str(path), decoded(path.read_bytes())
+            yield str(path), path.read_bytes()
             return
         lines.seek(0)
         for number, line in enumerate(lines, start=1):
             progress.advance(to=lines.tell())
             if line.strip():
-                yield f"line {number}", decoded(line)
+                yield f"line {number}", line
 
 
-def decoded(text: bytes) -> Any:
-    """An export document, or the reason the text is not one."""
-    from projections.export import decode_export
-
+def at_least_one(text: str) -> int:
+    """A count of 1 or more, from the command line."""
     try:
-        return decode_export(text)
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if count < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return count
+
+
+def check_text(item: tuple[str, bytes]) -> tuple[str, Any, str | None]:
+    """(where, the report, None), or (where, None, why) when the text is not an export.
+
+    Run in worker processes by ``verify``: pure, and it takes and returns plain data.
+    """
+    from projections.export import decode_export
+    from projections.verify import verify as verify_match
+
+    where, text = item
+    try:
+        document = decode_export(text)
     except ValueError as error:
-        return f"not a Hearthlog export: {error}"
+        return where, None, f"not a Hearthlog export: {error}"
+    return where, verify_match(document), None
 
 
-def print_report(where: str, report: Any, document: Any) -> None:
+def print_report(where: str, report: Any, error: str | None) -> None:
     """A short report of one match: one line when it passes, the first problem when it fails."""
     if report is None:
-        print(f"FAIL  {where}: {document}")
+        print(f"FAIL  {where}: {error}")
         return
     name = f"{report.match_id}  {report.game} rules {report.rules_version}  {report.events} events"
     if report.ok:
@@ -351,6 +368,8 @@ def parser() -> argparse.ArgumentParser:
     out.set_defaults(handler=export)
     check = commands.add_parser("verify", help="verify an export offline (exit 0 when all pass)")
     check.add_argument("file", metavar="FILE", help="one match's JSON export, or NDJSON of many")
+    check.add_argument("--jobs", type=at_least_one, metavar="N",
+                       help="worker processes (default: one per core; 1: this process only)")
     check.set_defaults(handler=verify)
     return top
 

@@ -119,3 +119,33 @@ def test_a_file_that_is_not_an_export_fails_and_a_missing_file_exits_2(tmp_path)
 
     assert "not a Hearthlog export" in run("verify", str(path)).stdout
     assert run("verify", str(tmp_path / "missing.ndjson")).returncode == 2
+
+
+def test_several_workers_report_the_same_lines_in_the_same_order_as_one(tmp_path):
+    """Given 24 matches, one tampered and one line that is not an export, when verified with
+    --jobs 2 and with --jobs 1, then the reports, their order, the tally and the exit status are
+    the same."""
+    documents = [msgspec.json.decode(encode_export(exported(play(i)))) for i in range(24)]
+    documents[7]["header"]["server_seed"] = "00" * 32
+    lines = [msgspec.json.encode(d) for d in documents]
+    lines.insert(12, b'{"hello": "world"}')
+    path = tmp_path / "many.ndjson"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+
+    alone, shared = run("verify", "--jobs", "1", str(path)), run("verify", "--jobs", "2", str(path))
+
+    assert shared.stdout == alone.stdout
+    assert shared.returncode == alone.returncode == 1
+    reported = [line.split()[-1] for line in alone.stdout.splitlines() if line.startswith("ok")]
+    assert reported == [d["header"]["head_hash"] for n, d in enumerate(documents) if n != 7]
+    assert f"FAIL  {documents[7]['header']['match_id']}" in alone.stdout
+    assert "header (commitment)" in alone.stdout
+    assert "FAIL  line 13: not a Hearthlog export" in alone.stdout
+    assert alone.stdout.strip().endswith("23 of 25 matches verified, 2 failed")
+
+
+def test_jobs_must_be_a_positive_count(tmp_path):
+    """Given --jobs 0, then the command refuses it by name and exits 2."""
+    refused = run("verify", "--jobs", "0", str(tmp_path / "any.ndjson"))
+
+    assert refused.returncode == 2 and "--jobs: must be 1 or more" in refused.stderr
