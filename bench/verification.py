@@ -12,7 +12,8 @@ under, since they use no rule at all: reading the document; reading it plus reco
 chain; and the hash chain alone, over the events' bytes already in memory (one SHA-256 call per
 event, nothing read: CPython's and OpenSSL's cost, not ours). Then the command itself: the same
 documents as one NDJSON file, `hearthlog verify --jobs 1` against `--jobs N` (one worker
-process per core), matches per wall second, start-up included. Run:
+process per core), matches per wall second, start-up included, beside the machine's ceiling for
+that speed-up (a CPU-bound loop once per core at the same time, against once alone). Run:
 
     PYTHONPATH=. python -m bench.verification [--matches 400] [--rounds 3]
 """
@@ -119,23 +120,44 @@ def timed(name: str, work: Callable[[Any], None], docs: list[Any]) -> dict[str, 
             "per_wall_second": round(len(docs) / wall, 1)}
 
 
+SPIN = "n = 0\nfor i in range(8_000_000):\n    n += i"
+
+
+def at_once(commands: list[list[str]]) -> float:
+    """Wall seconds for processes started together to all finish."""
+    began = time.perf_counter()
+    running = [subprocess.Popen(c, stdout=subprocess.DEVNULL) for c in commands]
+    if any(process.wait() for process in running):
+        raise RuntimeError(f"a benchmark process failed: {commands[0]}")
+    return time.perf_counter() - began
+
+
 def command(docs: list[bytes], rounds: int) -> dict[str, Any]:
-    """`hearthlog verify FILE` with one job and with one per core, interleaved; wall rates."""
-    cores = usable_cores()
+    """`hearthlog verify FILE` with one job and with one per core, interleaved; wall rates.
+
+    Beside it, the machine's own ceiling: a CPU-bound Python loop run alone and then once per
+    core at the same time (a shared machine's cores do not always add up).
+    """
+    cores, spin = usable_cores(), [sys.executable, "-c", SPIN]
     with tempfile.TemporaryDirectory(prefix="hearthlog-bench-verify-") as folder:
         path = Path(folder) / "matches.ndjson"
         path.write_bytes(b"".join(raw + b"\n" for raw in docs))
-        walls: dict[int, list[float]] = {1: [], cores: []}
+        verify_with = [sys.executable, "-m", "service.cli", "verify", str(path), "--jobs"]
+        runs = {
+            "one_job": [[*verify_with, "1"]],
+            "every_core": [[*verify_with, str(cores)]],
+            "spin_alone": [spin],
+            "spin_on_every_core": [spin] * cores,
+        }
+        walls: dict[str, list[float]] = {name: [] for name in runs}
         for _ in range(rounds):
-            for jobs in walls:
-                began = time.perf_counter()
-                subprocess.run([sys.executable, "-m", "service.cli", "verify", "--jobs", str(jobs),
-                                str(path)], check=True, stdout=subprocess.DEVNULL)
-                walls[jobs].append(time.perf_counter() - began)
-    one, every = common.median(walls[1]), common.median(walls[cores])
-    return {"cores": cores, "one_job_per_wall_second": round(len(docs) / one, 1),
-            "every_core_per_wall_second": round(len(docs) / every, 1),
-            "speedup": round(one / every, 2)}
+            for name, commands in runs.items():
+                walls[name].append(at_once(commands))
+    wall = {name: common.median(values) for name, values in walls.items()}
+    return {"cores": cores, "one_job_per_wall_second": round(len(docs) / wall["one_job"], 1),
+            "every_core_per_wall_second": round(len(docs) / wall["every_core"], 1),
+            "speedup": round(wall["one_job"] / wall["every_core"], 2),
+            "machine_ceiling": round(cores * wall["spin_alone"] / wall["spin_on_every_core"], 2)}
 
 
 def run(count: int, rounds: int) -> dict[str, Any]:
