@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -31,7 +32,7 @@ def ordered_map(work: Callable[[T], R], items: Iterable[T], jobs: int) -> Iterat
     if jobs <= 1:
         yield from map(work, items)
         return
-    pool = ProcessPoolExecutor(max_workers=jobs)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_leave_interrupts_to_the_caller)
     pending: deque[Future[R]] = deque()
     try:
         for item in items:
@@ -42,3 +43,8 @@ def ordered_map(work: Callable[[T], R], items: Iterable[T], jobs: int) -> Iterat
             yield pending.popleft().result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _leave_interrupts_to_the_caller() -> None:
+    """In a worker: Ctrl-C stops the caller, which cancels the rest; the worker prints nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import msgspec
@@ -149,3 +152,31 @@ def test_jobs_must_be_a_positive_count(tmp_path):
     refused = run("verify", "--jobs", "0", str(tmp_path / "any.ndjson"))
 
     assert refused.returncode == 2 and "--jobs: must be 1 or more" in refused.stderr
+
+
+def test_ctrl_c_stops_the_command_and_its_workers_quietly(tmp_path):
+    """Given a long file being verified by two workers, when interrupted (Ctrl-C), then the
+    command says so and exits 130, with no traceback, and no worker process is left."""
+    document = encode_export(exported(play(1)))
+    path = tmp_path / "long.ndjson"
+    path.write_bytes((document + b"\n") * 3000)
+    command = subprocess.Popen([*HEARTHLOG, "verify", "--jobs", "2", str(path)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True)
+    assert command.stdout.readline().startswith(b"ok    ")  # it is under way
+
+    os.killpg(command.pid, signal.SIGINT)  # as Ctrl-C does: to the whole process group
+    _, err = command.communicate(timeout=60)
+
+    assert command.returncode == 130
+    assert err.decode().strip() == "interrupted"
+    time.sleep(0.5)
+    assert not [pid for pid in os.listdir("/proc") if pid.isdigit() and running_on(pid, path)]
+
+
+def running_on(pid: str, path: Path) -> bool:
+    """Whether process ``pid`` is alive with ``path`` on its command line."""
+    try:
+        return str(path).encode() in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
