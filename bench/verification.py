@@ -34,7 +34,7 @@ import msgspec
 from bench import common
 from bench.matches import exported, play
 from domain.core import match
-from domain.core.chain import GENESIS, link
+from domain.core.chain import GENESIS, chain, link
 from domain.core.codec import as_typed, event_decoder, recorded_command_decoder
 from domain.games import GAMES
 from projections.export import MatchExport
@@ -73,9 +73,7 @@ def read_and_chain(raw: bytes) -> None:
 
 def hash_only(events: list[bytes]) -> None:
     """Floor 3: the hash chain alone, over the events' bytes already in memory (nothing read)."""
-    previous = GENESIS
-    for data in events:
-        previous = link(previous, data)
+    chain(events)
 
 
 def fold_only(raw: bytes) -> None:
