@@ -19,7 +19,7 @@ from domain.core.codec import as_typed, encode, recorded_command_decoder
 from domain.core.decider import Game
 from domain.core.errors import RuleViolation
 from domain.core.rng import mix_seeds
-from domain.games import GAMES
+from domain.games import RULEBOOKS
 from projections.export import FORMAT_VERSION, Event, Header, MatchExport, Recorded, Result
 
 Check = Literal["format", "rules", "commitment", "chain", "replay", "header", "result"]
@@ -33,7 +33,6 @@ OPENING = (
     "label",
     "seed_commitment",
 )
-RULEBOOKS: dict[tuple[str, str], Game] = {(g.id, g.rules_version): g for g in GAMES.values()}
 
 
 class Problem(msgspec.Struct, frozen=True, kw_only=True):

@@ -19,11 +19,11 @@ from domain.core import match
 from domain.core.decider import Game
 from projections.export import CSV_COLUMNS, MatchExport, build_export, csv_rows, encode_export
 from projections.replay import Replay, full_replay, state_at
-from projections.verify import RULEBOOKS, Report, verify, verify_chain
+from projections.verify import Report, verify, verify_chain
 from service import auth, views
 from service.api import schemas
 from service.errors import ServiceError, forbidden, not_found, unauthorized
-from service.loading import Loaded
+from service.loading import Loaded, rules_of
 from service.store import ExportFilter, FinishedMatch, MatchRow, match_uuid
 
 CHUNK = 64 * 1024
@@ -118,19 +118,6 @@ class ExportService:
             )
 
 
-def rules_of(row: MatchRow) -> Game:
-    """The rules the match was played under; 409 if this release does not carry them."""
-    game = RULEBOOKS.get((row.game, row.rules_version))
-    if game is None:
-        raise ServiceError(
-            409,
-            f"this match was played under {row.game} rules version "
-            f"{row.rules_version}, which this server does not carry; it will "
-            "not replay it under other rules",
-        )
-    return game
-
-
 def _check_range(row: MatchRow, version: int, seat: int | None) -> None:
     """404 for a version or a seat the match does not have."""
     if not 1 <= version <= row.version:
@@ -148,7 +135,7 @@ def seat_view(row: MatchRow, game: Game, events: list[Any], seat: int | None) ->
     """The view served after these events (a turn clock's deadline counted from the last one);
     at the instant play began, the table as it stood before the deal."""
     version, state, since = len(events), state_at(game, events), events[-1].recorded_at
-    if isinstance(state, match.Table) and state.game is None:
+    if isinstance(state, match.Table) and not match.dealt(game, state):
         before = Loaded(row=row, game=game, state=state_at(game, events[:-1]), version=version)
         view = views.match_view(before, seat, last_event_at=since)
         return msgspec.structs.replace(view, status="playing")

@@ -12,7 +12,7 @@ import msgspec
 from domain.core import match
 from domain.core.codec import event_decoder
 from domain.core.decider import Game
-from domain.games import GAMES
+from domain.games import UnknownRules, latest, lookup
 from service import snapshots
 from service.errors import ServiceError, not_found
 from service.store import MatchRow
@@ -30,11 +30,22 @@ class Loaded(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def game_of(game_id: str) -> Game:
-    """The game a stored match is played with; refuses a rules version we cannot serve."""
-    game = GAMES.get(game_id)
-    if game is None:
-        raise ServiceError(422, f"unknown game {game_id!r}; the catalogue is at GET /games")
-    return game
+    """The latest rules of a game, for a new match; 422 for a game this server does not play."""
+    try:
+        return latest(game_id)
+    except UnknownRules:
+        raise ServiceError(422, f"unknown game {game_id!r}; the catalogue is at GET /games") from None
+
+
+def rules_of(row: MatchRow) -> Game:
+    """The rules a stored match was played under; 409 if this release does not carry them."""
+    try:
+        return lookup(row.game, row.rules_version)
+    except UnknownRules as error:
+        raise ServiceError(
+            409, f"this match was played under {row.game} rules version {row.rules_version}: "
+            f"{error.message}; it will not be re-ruled under other rules",
+        ) from None
 
 
 class _Entry(msgspec.Struct, kw_only=True):
@@ -64,13 +75,7 @@ class StateCache:
         row = await self._store.get_match(match_id)
         if row is None:
             raise not_found(match_id)
-        game = game_of(row.game)
-        if row.rules_version != game.rules_version:
-            raise ServiceError(
-                409,
-                f"this match was played under {row.game} rules version {row.rules_version}; "
-                f"this server plays version {game.rules_version} and will not re-rule it",
-            )
+        game = rules_of(row)
         entry = self._states.get(match_id) or _Entry(version=0, state=None)
         version, state = entry.version, entry.state
         if version > row.version:
@@ -89,7 +94,7 @@ class StateCache:
         entry = self._states.get(match_id)
         if entry is None or entry.row is None:
             return None
-        game = game_of(entry.row.game)
+        game = rules_of(entry.row)
         return Loaded(row=entry.row, game=game, state=entry.state, version=entry.version)
 
     async def _catch_up(

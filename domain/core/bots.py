@@ -9,14 +9,12 @@ a game adds its own through its Rulebook's ``bots`` (``{name: choose}``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from domain.core.decider import Game
+from domain.core.decider import Choose, Game
 from domain.core.rng import Rng, Stream
 
 RANDOM = "random"
-Choose = Callable[[Any, list[Any], Stream], Any]
 
 
 def random_bot(view: Any, actions: list[Any], stream: Stream) -> Any:

@@ -1,19 +1,25 @@
-"""The shape every game takes: a Decider over frozen msgspec Structs.
+"""The shape every game takes: a Decider over frozen msgspec Structs, declared once.
 
-A game is a plain object (usually a module-level instance) with these members.  ``decide``
-validates and returns new events or raises ``RuleViolation``; ``evolve`` only records; the
-observer (``observe``, ``log_entries``) is the only way state leaves the domain.
+A game package fills one ``Rulebook`` per rules version with its own plain functions and
+registers it (domain.registry), so every game is driven through exactly the same shape and the
+contract is checked at registration (domain.core.contract). ``decide`` validates and returns new
+events or raises ``RuleViolation``; ``evolve`` only records; the observer (``observe``,
+``log_entries``) is the only way state leaves the domain.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 import msgspec
 
-from domain.core.rng import Rng
+from domain.core.rng import Rng, Stream
 from domain.core.steps import Steps
+
+# A bot: ``choose(view, actions, stream) -> action`` (domain.core.bots).
+Choose = Callable[[Any, list[Any], Stream], Any]
 
 
 class LogEntry(msgspec.Struct, frozen=True, kw_only=True):
@@ -35,8 +41,21 @@ class Concede(msgspec.Struct, tag="concede", frozen=True, kw_only=True):
     """A seat gives up the match; every game's command union includes it."""
 
 
-class Game(Protocol):
-    """What a game package registers; see architecture.md, 'Games are Deciders'."""
+@dataclass(frozen=True, eq=False)
+class Rulebook:
+    """One game under one rules version: its types and its Decider functions.
+
+    - ``initial``: the game's state before its first event (a value of its own, never None);
+    - ``setup(options, names, rng)``: the opening events, the deal included;
+    - ``decide_steps(state, seat, command, rng)``: the events a command causes, with the state
+      they lead to (raises RuleViolation);
+    - ``evolve(state, event)``: record one event; never validates, never raises on a stored history;
+    - ``legal_actions(state, seat)``: every complete command the seat may send now, sorted;
+    - ``to_act(state)``: the seats the rules are waiting on (empty when the match is over);
+    - ``observe(state, seat | None)``: what a seat (None: a spectator) may see;
+    - ``log_entries(before, event)``: the lines an event gives, judged against the state before;
+    - ``outcome(state)``: the result once the match is over, else None.
+    """
 
     id: str
     title: str
@@ -47,34 +66,21 @@ class Game(Protocol):
     Command: Any
     Event: Any
     View: type[msgspec.Struct]
-    bots: Mapping[str, Any]  # the game's own bots by name (the random bot is every game's)
-
-    def check_options(self, options: Any, seats: int, practice: bool) -> None:
-        """Raise RuleViolation when the options do not fit this game at this seat count."""
-
-    def setup(self, options: Any, names: tuple[str, ...], rng: Rng) -> list[Any]:
-        """The opening events (the deal included); the first one is evolved from None."""
+    initial: Any
+    check_options: Callable[[Any, int, bool], None]
+    setup: Callable[[Any, tuple[str, ...], Rng], list[Any]]
+    decide_steps: Callable[[Any, int, Any, Rng], Steps]
+    evolve: Callable[[Any, Any], Any]
+    legal_actions: Callable[[Any, int], list[Any]]
+    to_act: Callable[[Any], tuple[int, ...]]
+    observe: Callable[[Any, int | None], Any]
+    log_entries: Callable[[Any, Any], list[LogEntry]]
+    outcome: Callable[[Any], Outcome | None]
+    bots: Mapping[str, Choose] = field(default_factory=dict)
 
     def decide(self, state: Any, seat: int, command: Any, rng: Rng) -> list[Any]:
-        """Validate a seat's command against the rules and return the events it causes."""
+        """The events a seat's command causes (``decide_steps`` without the state they lead to)."""
+        return self.decide_steps(state, seat, command, rng).events
 
-    def decide_steps(self, state: Any, seat: int, command: Any, rng: Rng) -> Steps:
-        """What ``decide`` returns, with the state those events lead to (no second fold)."""
 
-    def evolve(self, state: Any | None, event: Any) -> Any:
-        """Record one event; never validates, never raises on a stored history."""
-
-    def legal_actions(self, state: Any, seat: int) -> list[Any]:
-        """Every complete command the seat may send now, sorted and deterministic."""
-
-    def to_act(self, state: Any) -> tuple[int, ...]:
-        """The seats the rules are waiting on now (empty when the match is over)."""
-
-    def observe(self, state: Any, seat: int | None) -> Any:
-        """What one seat (or a spectator, for None) may see of the state."""
-
-    def log_entries(self, before: Any | None, event: Any) -> list[LogEntry]:
-        """The log lines an event gives, judged against the state just before it."""
-
-    def outcome(self, state: Any) -> Outcome | None:
-        """The result once the match is over, else None."""
+Game = Rulebook  # what a match is played with: one game under one rules version

@@ -89,7 +89,7 @@ class Lobby(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Table(msgspec.Struct, frozen=True, kw_only=True):
-    """Play has begun; ``game`` is the game's own state (over when its outcome is known)."""
+    """Play has begun; ``game`` is the game's own state (its ``initial`` until the deal)."""
 
     created: MatchCreated
     names: tuple[str, ...]
@@ -263,7 +263,7 @@ def evolve(game: Game, state: MatchState | None, event: Any) -> MatchState:
                 created=state.created,
                 names=state.names,
                 client_seeds=state.client_seeds,
-                game=None,
+                game=game.initial,
                 bots=state.bots,
             )
     raise BrokenInvariant(f"cannot apply {type(event).__name__} to {type(state).__name__}")
@@ -276,6 +276,11 @@ def fold(game: Game, events: list[Any], state: MatchState | None = None) -> Matc
     if state is None:
         raise BrokenInvariant("a match stream cannot be empty")
     return state
+
+
+def dealt(game: Game, state: MatchState) -> bool:
+    """Whether the game has recorded its first event (false in the lobby and at the start)."""
+    return isinstance(state, Table) and state.game != game.initial
 
 
 def bot_of(state: MatchState, seat: int) -> str | None:

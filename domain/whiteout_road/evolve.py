@@ -45,6 +45,7 @@ from domain.whiteout_road.state import (
     State,
     Store,
     Traveller,
+    Unopened,
     become,
     replace,
     with_board,
@@ -53,12 +54,12 @@ from domain.whiteout_road.state import (
 )
 
 
-def evolve(state: State | None, event: Event) -> State:
+def evolve(state: State | Unopened, event: Event) -> State:
     """The state after one event."""
     return _RECORDERS[type(event)](state, event)
 
 
-def _opened(_: None, event: RoadOpened) -> Camp:
+def _opened(_: Unopened, event: RoadOpened) -> Camp:
     """The table is set; nobody holds a card yet."""
     road = Road(
         names=event.names,
@@ -248,6 +249,6 @@ _RECORDERS: dict[type, Callable[[Any, Any], Any]] = {
 }
 
 
-def steps_from(state: State | None) -> Steps:
+def steps_from(state: State | Unopened) -> Steps:
     """Decide step by step from a state, each rule seeing the road as it is by then."""
     return Steps(state, evolve)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from domain.core.rulebook import Rulebook
+from domain.core.decider import Rulebook
 from domain.whiteout_road import commands, events, log, nights, observer, options, outcome, rules
 from domain.whiteout_road.evolve import evolve
 from domain.whiteout_road.legal import legal_actions, to_act
+from domain.whiteout_road.state import UNOPENED
 
 GAME = Rulebook(
     id="whiteout-road",
@@ -17,6 +18,7 @@ GAME = Rulebook(
     Command=commands.Command,
     Event=events.Event,
     View=observer.WhiteoutView,
+    initial=UNOPENED,
     check_options=options.check_options,
     setup=nights.open_road,
     decide_steps=rules.decide_steps,

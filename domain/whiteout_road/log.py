@@ -40,10 +40,10 @@ from domain.whiteout_road.events import (
     WagonRolled,
     WatchKept,
 )
-from domain.whiteout_road.state import Table
+from domain.whiteout_road.state import Table, Unopened
 
 
-def log_entries(before: Table | None, event: Event) -> list[LogEntry]:
+def log_entries(before: Table | Unopened, event: Event) -> list[LogEntry]:
     """The log lines one event gives, judged against the state just before it."""
     return _WRITERS[type(event)](before, event)
 
@@ -76,7 +76,7 @@ def intent(play: Commitment | PlayCommitted) -> str:
     }[play.play]
 
 
-def _opened(_: None, event: RoadOpened) -> list[LogEntry]:
+def _opened(_: Unopened, event: RoadOpened) -> list[LogEntry]:
     """The table is set."""
     return [
         _say(

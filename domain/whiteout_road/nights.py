@@ -14,12 +14,12 @@ from domain.whiteout_road.options import (
     burial_mark_for,
     scripted_deal,
 )
-from domain.whiteout_road.state import Camp, Table, Traveller, seats_in
+from domain.whiteout_road.state import UNOPENED, Camp, Table, Traveller, seats_in
 
 
 def open_road(options: Options, names: tuple[str, ...], rng: Rng) -> list[Event]:
     """The opening events: the table, night 1's deal and its first Fate flips."""
-    steps = steps_from(None)
+    steps = steps_from(UNOPENED)
     steps.then(
         RoadOpened(
             names=names,

@@ -92,6 +92,13 @@ class NightResult(msgspec.Struct, frozen=True, kw_only=True):
     lines: tuple[Repayment, ...]
 
 
+class Unopened(msgspec.Struct, frozen=True, kw_only=True):
+    """Before the road opens: the state the first event is recorded on."""
+
+
+UNOPENED = Unopened()
+
+
 class Table(msgspec.Struct, frozen=True, kw_only=True):
     """What every phase holds: the road, the seats, tonight's board, the nights already paid."""
 

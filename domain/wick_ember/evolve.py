@@ -37,6 +37,7 @@ from domain.wick_ember.state import (
     Playing,
     Round,
     State,
+    Unlit,
     with_round,
     with_seat,
 )
@@ -44,12 +45,12 @@ from domain.wick_ember.state import (
 replace = msgspec.structs.replace
 
 
-def evolve(state: State | None, event: Event) -> State:
+def evolve(state: State | Unlit, event: Event) -> State:
     """The state after one event; Lensmaker notes on cards that left their hand are dropped."""
     return _drop_stale_notes(_RECORDERS[type(event)](state, event))
 
 
-def _began(_: None, event: NightBegan) -> BetweenRounds:
+def _began(_: Unlit, event: NightBegan) -> BetweenRounds:
     """The table is set; nobody holds a card yet."""
     night = Night(
         names=event.names,
@@ -221,6 +222,6 @@ _RECORDERS: dict[type, Callable[[Any, Any], Any]] = {
 }
 
 
-def steps_from(state: State | None) -> Steps:
+def steps_from(state: State | Unlit) -> Steps:
     """Decide step by step from a state, each rule seeing the table as it is by then."""
     return Steps(state, evolve)

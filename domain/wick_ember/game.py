@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from domain.core.rulebook import Rulebook
+from domain.core.decider import Rulebook
 from domain.wick_ember import bot, commands, events, log, observer, options, outcome, rounds, rules
 from domain.wick_ember.evolve import evolve
 from domain.wick_ember.legal import legal_actions, to_act
+from domain.wick_ember.state import UNLIT
 
 GAME = Rulebook(
     id="wick-and-ember",
@@ -17,6 +18,7 @@ GAME = Rulebook(
     Command=commands.Command,
     Event=events.Event,
     View=observer.WickEmberView,
+    initial=UNLIT,
     check_options=options.check_options,
     setup=rounds.open_night,
     decide_steps=rules.decide_steps,

@@ -32,10 +32,10 @@ from domain.wick_ember.events import (
     SetAsideRevealed,
     TurnBegan,
 )
-from domain.wick_ember.state import State, open_seats
+from domain.wick_ember.state import State, Unlit, open_seats
 
 
-def log_entries(before: State | None, event: Event) -> list[LogEntry]:
+def log_entries(before: State | Unlit, event: Event) -> list[LogEntry]:
     """The log lines one event gives, judged against the state just before it."""
     return _WRITERS[type(event)](before, event)
 
@@ -55,7 +55,7 @@ def _the(card: int) -> str:
     return f"the {cards.shown_title(card)}"
 
 
-def _night_began(_: None, event: NightBegan) -> list[LogEntry]:
+def _night_began(_: Unlit, event: NightBegan) -> list[LogEntry]:
     """The table is set."""
     return [
         _say(

@@ -18,13 +18,13 @@ from domain.wick_ember.events import (
 )
 from domain.wick_ember.evolve import Steps, steps_from
 from domain.wick_ember.options import Options, deck_for, ember_target_for, scripted_deal
-from domain.wick_ember.state import BetweenRounds, Playing, lit_seats, seats_in
+from domain.wick_ember.state import UNLIT, BetweenRounds, Playing, lit_seats, seats_in
 
 
 def open_night(options: Options, names: tuple[str, ...], rng: Rng) -> list[Event]:
     """The opening events: the table, round 1's deal, and the opener's first draw."""
     deck = deck_for(options, len(names))
-    steps = steps_from(None)
+    steps = steps_from(UNLIT)
     steps.then(
         NightBegan(
             names=names,

@@ -56,6 +56,13 @@ class Round(msgspec.Struct, frozen=True, kw_only=True):
     set_aside_shown: bool = False
 
 
+class Unlit(msgspec.Struct, frozen=True, kw_only=True):
+    """Before the night begins: the state the first event is recorded on."""
+
+
+UNLIT = Unlit()
+
+
 class BetweenRounds(msgspec.Struct, frozen=True, kw_only=True):
     """No round in play: before the first deal, or a round just won (its cards still lie out)."""
 

@@ -19,7 +19,7 @@ from domain.core.decider import Concede, LogEntry
 from domain.core.errors import RuleViolation
 from domain.core.match import JoinSeat, MatchCreated, StartMatch
 from domain.core.rng import Rng
-from domain.core.rulebook import Rulebook
+from domain.core.decider import Rulebook
 
 
 class PracticeTable:

@@ -20,7 +20,7 @@ TAGGED = re.compile(r"#(\d+)")
 
 def seat_views(state: match.MatchState) -> dict[int | None, bytes]:
     """What each seat and the spectator are shown of a state (nothing before the first deal)."""
-    if not isinstance(state, match.Table) or state.game is None:
+    if not match.dealt(GAME, state):
         return {}
     seats = [None, *range(state.created.seats)]
     return {seat: msgspec.json.encode(GAME.observe(state.game, seat)) for seat in seats}
