@@ -34,7 +34,8 @@ def game_of(game_id: str) -> Game:
     try:
         return latest(game_id)
     except UnknownRules:
-        raise ServiceError(422, f"unknown game {game_id!r}; the catalogue is at GET /games") from None
+        message = f"unknown game {game_id!r}; the catalogue is at GET /games"
+        raise ServiceError(422, message) from None
 
 
 def rules_of(row: MatchRow) -> Game:
