@@ -112,7 +112,7 @@ def test_given_two_versions_of_a_game_then_lookup_finds_each_and_latest_the_newe
 
 def test_given_a_rules_version_not_carried_then_lookup_names_the_versions_carried():
     """Given version 9, then UnknownRules names the versions this release carries."""
-    with pytest.raises(UnknownRules, match="rules version 9 is not carried .*version 1"):
+    with pytest.raises(UnknownRules, match=r"rules version 9 is not carried .*version 1"):
         lookup("wick-and-ember", "9")
     with pytest.raises(UnknownRules, match="unknown game 'chess'"):
         latest("chess")
