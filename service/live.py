@@ -93,6 +93,11 @@ class Hub:
         for feed in self._feeds.values():
             feed.poke()
 
+    def known(self, match_id: str) -> Loaded | None:
+        """The match (its row and rules) if this process follows it now, else None."""
+        feed = self._feeds.get(match_id)
+        return None if feed is None else feed.loaded
+
     def followed(self) -> int:
         """How many matches this process follows now."""
         return len(self._feeds)
@@ -142,8 +147,8 @@ async def open_follow(
     service: MatchService, hub: Hub, match_id: str, token: str | None, after: int, heartbeat: float
 ) -> AsyncIterator[Served | object]:
     """Check the match and the token now (a 404 or 401 before streaming), then ``follow``."""
-    seat = await service.viewer(match_id, token)
-    loaded = await service.cache.load(parse_id(match_id))
+    seat, mid = await service.viewer(match_id, token), parse_id(match_id)
+    loaded = hub.known(mid) or await service.cache.load(mid)  # a followed match exists
     return follow(service, hub, loaded, seat, after, heartbeat)
 
 
