@@ -104,24 +104,35 @@ class Feed:
                     await self._poked.wait()
 
     def advance(self, stored: list[StoredEvent]) -> None:
-        """Fold newly read events, one change per command, and wake every follower."""
+        """Fold newly read events, one change per command, and wake every follower; all or
+        nothing (an event that does not decode changes nothing)."""
         stored = [event for event in stored if event.version > self.version]
         if not stored:
             return
+        decoded = {event.version: self.decoder.decode(event.data) for event in stored}
+        state = self.state
+        entries: list[list[LogEntry]] = []
+        changes: list[Change] = []
         for group in _commands(stored):
-            state = [self._fold(event) for event in group][-1]
-            self.version = group[-1].version
-            self.changes.append(Change(first=group[0].version, last=self.version, state=state,
-                                       recorded_at=group[-1].recorded_at))
+            after = self._fold(state, [decoded[event.version] for event in group], entries)
+            changes.append(Change(first=group[0].version, last=group[-1].version, state=after,
+                                  recorded_at=group[-1].recorded_at))
+            state = after
+        self.state, self.version = state, stored[-1].version
+        self.entries += entries
+        self.changes.extend(changes)
         self._merged.clear()
         self.tick.set()
         self.tick = asyncio.Event()
 
-    def _fold(self, stored: StoredEvent) -> match.MatchState:
-        """Keep one event's log entries and fold it into the state."""
-        event = self.decoder.decode(stored.data)
-        self.entries.append(match_lines(self.loaded.game, self.state, event))
-        self.state = state = match.evolve(self.loaded.game, self.state, event)
+    def _fold(self, state: match.MatchState | None, events: list[Any],
+              entries: list[list[LogEntry]]) -> match.MatchState:
+        """Fold one command's events into ``state``, adding each one's log entries."""
+        for event in events:
+            entries.append(match_lines(self.loaded.game, state, event))
+            state = match.evolve(self.loaded.game, state, event)
+        if state is None:
+            raise ValueError("a command with no events")
         return state
 
     def updates(self, seat: int | None, sent: int, caught_up: bool) -> list[Served]:

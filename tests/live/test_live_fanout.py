@@ -8,6 +8,7 @@ import random
 from typing import Any
 
 import msgspec
+import pytest
 
 from domain.core import match
 from projections.log import seat_log
@@ -199,3 +200,26 @@ async def test_a_match_is_forgotten_when_its_last_follower_leaves():
     await asyncio.sleep(0.01)
 
     assert (still, after_one, hub.followed(), store.loads) == (1, 1, 0, reads)
+
+
+async def test_a_read_that_does_not_decode_leaves_the_feed_as_it_was():
+    """Given a feed at the head of a match, when it is handed a good event and then one no
+    decoder knows, then it raises and holds the same version, log and changes as before."""
+    store = CountingStore()
+    service = MatchService(store)
+    table = await Table.open(service, 2)
+    await table.play(random.Random(1))
+    events = await store.load(table.match_id)
+    loaded = await service.cache.load(table.match_id)
+    feed = Feed(store, loaded, QUIET)
+    feed.advance(events[:-1])
+    before = (feed.version, len(feed.entries), len(feed.changes), feed.state)
+    bad = msgspec.structs.replace(events[-1], version=events[-1].version + 1,
+                                  data=b'{"type": "no_such_event"}')
+
+    with pytest.raises(msgspec.ValidationError):
+        feed.advance([events[-1], bad])
+
+    assert (feed.version, len(feed.entries), len(feed.changes), feed.state) == before
+    feed.advance(events[-1:])
+    assert feed.version == events[-1].version
