@@ -17,6 +17,7 @@ import asyncio
 import collections
 import contextlib
 import logging
+from datetime import datetime
 from typing import Any
 
 import msgspec
@@ -53,7 +54,7 @@ class Change(msgspec.Struct, kw_only=True):
     first: int
     last: int
     state: match.MatchState
-    recorded_at: Any
+    recorded_at: datetime
     served: dict[int | None, Served] = {}
 
 
@@ -163,7 +164,7 @@ class Feed:
         return self._merged[key]
 
     def _shape(self, seat: int | None, first: int, last: int, state: match.MatchState,
-               at: Any) -> Served:
+               at: datetime) -> Served:
         """The update of versions first..last for a seat (None: the spectator), and its JSON."""
         lines = [
             LogLine(version=version, text=entry.text, private=entry.seat is not None)

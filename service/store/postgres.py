@@ -69,6 +69,7 @@ WHERE s.version < excluded.version OR s.fingerprint <> excluded.fingerprint
 _LATEST_SNAPSHOT = """SELECT version, hash, fingerprint, state, checksum FROM snapshots
     WHERE match_id = $1"""
 
+
 class PostgresStore:
     """The event store on Postgres, through an asyncpg pool made by ``service.postgres``."""
 
