@@ -26,6 +26,7 @@ from service.logs import current_seat
 from service.store import (
     CommandRecord,
     DuplicateCommand,
+    EventStore,
     MatchRow,
     NewEvent,
     NewMatch,
@@ -47,7 +48,7 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
 class MatchService:
     """Every use case of the REST API, over one event store."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: EventStore) -> None:
         self.store = store
         self.cache = StateCache(store)
         self._seeds: dict[str, bytes] = {}
