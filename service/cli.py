@@ -238,8 +238,14 @@ async def export_from_database(
 
 def verify(args: argparse.Namespace) -> int:
     """Verify every match of an export file offline; exit 0 only when all pass."""
+    from service.extra_games import ExtraGamesError, load_extra_games
     from service.workers import ordered_map, usable_cores
 
+    try:
+        load_extra_games()  # the workers are forked from here, so they carry the same games
+    except ExtraGamesError as error:
+        print(f"hearthlog verify: {error}", file=sys.stderr)
+        return 2
     path = Path(args.file)
     if not path.is_file():
         print(f"no such file: {path}", file=sys.stderr)

@@ -1,4 +1,5 @@
-"""Recording events: a plain fold that never validates and never needs the generator."""
+"""Recording events: a plain fold that never validates and never needs the generator; and the
+game's decision steps, which fold each event as it is decided and carry the rules version."""
 
 from __future__ import annotations
 

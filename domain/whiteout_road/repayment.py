@@ -40,8 +40,10 @@ def _line(state: Table, seat: int, longest: int, ruleset: Ruleset) -> Repayment:
 def _long_watch(pile: int, longest: int, ruleset: Ruleset) -> int:
     """R9: the largest watch-pile +5, each tied seat the full +5; at zero cards, version 1 pays
     nobody (H8) and version 2 pays every seat still in (they all tie)."""
-    if pile != longest or not (longest or ruleset.long_watch_at_zero):
+    if pile != longest:
         return 0
+    if longest == 0 and not ruleset.long_watch_at_zero:
+        return 0  # H8, rules version 1
     return LONG_WATCH
 
 

@@ -5,18 +5,9 @@ from __future__ import annotations
 import functools
 from dataclasses import fields
 
-import msgspec
-
 from domain.core.decider import Rulebook
 from tests.tally import rules, view
-
-
-class Ruleset(msgspec.Struct, frozen=True, kw_only=True):
-    """One rules version of Tally: its number and how a round scores."""
-
-    version: str
-    points_are_the_card: bool  # version 1: a round won is 1 point; version 2: the card's number
-
+from tests.tally.rules import Ruleset
 
 V1 = Ruleset(version="1", points_are_the_card=False)
 V2 = Ruleset(version="2", points_are_the_card=True)
@@ -38,7 +29,7 @@ def rulebook(ruleset: Ruleset) -> Rulebook:
         View=view.TallyView,
         initial=rules.UNDEALT,
         check_options=rules.check_options,
-        setup=functools.partial(rules.setup, ruleset=ruleset),
+        setup=rules.setup,
         decide_steps=functools.partial(rules.decide_steps, ruleset=ruleset),
         evolve=rules.evolve,
         legal_actions=rules.legal_actions,

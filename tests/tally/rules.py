@@ -24,6 +24,13 @@ MIN_SEATS, MAX_SEATS = 2, 4
 replace = msgspec.structs.replace
 
 
+class Ruleset(msgspec.Struct, frozen=True, kw_only=True):
+    """One rules version of Tally: its number and how a round scores."""
+
+    version: str
+    points_are_the_card: bool  # version 1: a round won is 1 point; version 2: the card's number
+
+
 def value(card: str) -> int:
     """A card's number: 'T07' -> 7."""
     return int(card[1:])
@@ -112,7 +119,7 @@ class Over(Table, frozen=True, kw_only=True):
 State = Playing | Over
 
 
-def setup(options: Options, names: tuple[str, ...], rng: Rng, ruleset: Any) -> list[Event]:
+def setup(options: Options, names: tuple[str, ...], rng: Rng) -> list[Event]:
     """The deal: the twelve cards shuffled by the 'deal' stream, three to each seat in order."""
     deck = rng.stream("deal").shuffle(list(CARDS))
     hands = tuple(tuple(sorted(deck[i * HAND : (i + 1) * HAND])) for i in range(len(names)))
@@ -145,7 +152,7 @@ def legal_actions(state: Any, seat: int) -> list[PlayCard]:
     return [PlayCard(card=card) for card in state.hands[seat]]
 
 
-def decide_steps(state: Any, seat: int, command: Command, rng: Rng, ruleset: Any) -> Steps:
+def decide_steps(state: Any, seat: int, command: Command, rng: Rng, ruleset: Ruleset) -> Steps:
     """The events of a seat's command and the state they lead to, or a RuleViolation."""
     if not isinstance(state, Playing):
         raise WrongPhase("the match is over" if isinstance(state, Over) else "nothing is dealt")
@@ -169,7 +176,7 @@ def check_play(state: Playing, seat: int, command: PlayCard) -> None:
         raise RuleViolation(f"you do not hold {command.card!r}")
 
 
-def settle(steps: Steps, ruleset: Any) -> None:
+def settle(steps: Steps, ruleset: Ruleset) -> None:
     """One seat left wins at once; a round every seat still in has played is won and scored."""
     state = steps.state
     if len(still_in(state)) == 1:

@@ -12,9 +12,13 @@ import sys
 import httpx
 import pytest
 
+from service.exports import ExportService
 from service.extra_games import VARIABLE, ExtraGamesError, load_extra_games, module_names
+from service.matches import MatchService
+from service.memory_store import MemoryStore
 from tests.api.players import seated_match
 from tests.servers import free_port, serving
+from tests.versions.tally_service import started
 
 
 def test_the_variable_is_a_comma_separated_list_of_module_names():
@@ -87,3 +91,23 @@ async def test_a_server_started_without_the_variable_carries_only_its_own_games(
     assert "tally" not in listed and "whiteout-road" in listed
     assert missing.status_code == 404
     assert refused.status_code == 422 and "unknown game 'tally'" in refused.text
+
+
+async def test_hearthlog_verify_checks_an_extra_games_export_only_when_told_to_carry_it(tmp_path):
+    """Given a finished Tally export, when `hearthlog verify` runs with HEARTHLOG_EXTRA_GAMES=
+    tests.tally, then it verifies; without it, the verifier refuses the game it does not know."""
+    store = MemoryStore()
+    match = await started(MatchService(store), seats=2)
+    await match.play(MatchService(store), random.Random(6), 100)
+    path = tmp_path / "tally.json"
+    path.write_bytes(await ExportService(store).export(match.match_id))
+
+    def verify_with(value: str) -> subprocess.CompletedProcess:
+        """`hearthlog verify` of the file, with the variable set to ``value``."""
+        return subprocess.run([sys.executable, "-m", "service.cli", "verify", str(path)],
+                              env={**os.environ, VARIABLE: value}, capture_output=True,
+                              text=True, timeout=120)
+
+    carried, unknown = verify_with("tests.tally"), verify_with("")
+    assert carried.returncode == 0 and "1 of 1 matches verified" in carried.stdout
+    assert unknown.returncode == 1 and "unknown game 'tally'" in unknown.stdout + unknown.stderr

@@ -20,12 +20,11 @@ from projections.verify import verify
 from service.errors import ServiceError
 from service.exports import ExportService
 from service.loading import game_of, rules_of
-from service.matches import MatchService, schemas
+from service.matches import MatchService
 from service.memory_store import MemoryStore
 from service.store import EventStore, PostgresStore
 from tests.tally import GAME_V1, GAME_V2
-
-NAMES = ["Ana", "Ben", "Cy"]
+from tests.versions.tally_service import started
 
 
 @pytest.fixture(params=["memory", "postgres"])
@@ -44,35 +43,6 @@ def not_carried(rulebook: Rulebook) -> Iterator[None]:
         yield
     finally:
         register(rulebook)
-
-
-class Match:
-    """A started Tally match on one service: its id and each seat's token."""
-
-    def __init__(self, match_id: str, tokens: list[str]) -> None:
-        self.match_id, self.tokens = match_id, tokens
-
-    async def play(self, service: MatchService, chooser: random.Random, commands: int) -> int:
-        """Up to ``commands`` random legal commands by whichever seat is to act; how many sent."""
-        for sent in range(commands):
-            owing = [t for t in self.tokens if (await service.legal_actions(self.match_id, t)).actions]
-            if not owing:
-                return sent
-            actions = (await service.legal_actions(self.match_id, owing[0])).actions
-            body = schemas.SendCommand(command=chooser.choice(actions))
-            status, _ = await service.command(self.match_id, owing[0], body)
-            assert status == 200
-        return commands
-
-
-async def started(service: MatchService, seats: int = 3) -> Match:
-    """A new Tally match, every seat joined, play started."""
-    created = await service.create(schemas.CreateMatch(game="tally", seats=seats))
-    match_id = created.match_id
-    tokens = [(await service.join(match_id, schemas.JoinSeat(name=name))).token
-              for name in NAMES[:seats]]
-    await service.start(match_id, created.host_token)
-    return Match(match_id, tokens)
 
 
 async def test_matches_of_both_versions_load_play_on_replay_and_verify_under_their_own_rules(
