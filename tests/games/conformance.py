@@ -321,6 +321,12 @@ def check_snapshots(game: Rulebook, played: Played) -> list[str]:
     return capped(found)
 
 
+def in_domain(book: Rulebook) -> bool:
+    """Whether a rulebook is one of the domain package's games (what `hearthlog serve` plays),
+    not a test game's."""
+    return type(book.initial).__module__.startswith("domain.")
+
+
 def _outside_domain(state: Any) -> bool:
     """Whether a match state holds a game state whose class is not the domain package's."""
     held = getattr(state, "game", None)

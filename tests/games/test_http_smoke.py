@@ -20,6 +20,7 @@ from domain.registry import GAMES
 from projections.export import decode_export
 from projections.verify import verify
 from service.postgres import create_database, drop_database
+from tests.games.conformance import in_domain
 from tests.servers import Server, serving
 
 FAST = {"HEARTHLOG_BOT_DELAY": "0.005", "HEARTHLOG_SWEEP_SECONDS": "0.2"}
@@ -31,8 +32,7 @@ def served_by_the_server() -> list[Rulebook]:
     """The latest rulebook of each game the server process carries (domain.games)."""
     import domain.games  # noqa: F401  (the games `hearthlog serve` registers)
 
-    return sorted((b for b in GAMES.values() if b.setup.__module__.startswith("domain.")),
-                  key=lambda book: book.id)
+    return sorted((b for b in GAMES.values() if in_domain(b)), key=lambda book: book.id)
 
 
 @pytest.fixture(scope="module")
