@@ -8,6 +8,7 @@ none, so a test can show that a check fails on a broken rulebook as well as pass
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Iterator
@@ -224,10 +225,13 @@ def check_codecs(game: Rulebook, played: Played) -> list[str]:
 
 def shows(secrets: frozenset[str], text: str) -> list[str]:
     """The secrets a text mentions as whole words ('whiteout' is not in 'whiteout-road')."""
-    if not secrets:
-        return []
-    words = "|".join(re.escape(s) for s in sorted(secrets, key=len, reverse=True))
-    return sorted(set(re.findall(rf"(?<![\w-])(?:{words})(?![\w-])", text)))
+    return sorted(s for s in secrets if s in text and _word(s).search(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _word(secret: str) -> re.Pattern[str]:
+    """An expression finding one secret as a whole word."""
+    return re.compile(rf"(?<![\w-]){re.escape(secret)}(?![\w-])")
 
 
 def strings(value: Any) -> Iterator[str]:
@@ -291,13 +295,14 @@ def _line_leaks(game: Rulebook, states: tuple[Any, ...], event: Any, version: in
     """Secrets in the lines each reader may read of an event: the values hidden from the reader
     when the command was sent, just before the event and just after it (``states``)."""
     found = []
-    _, before, after = states
+    sent, before, after = states
     for reader in _readers(after):
-        hidden = frozenset.intersection(*(secrets_of(game, s, reader) for s in states))
         for line in event_lines(game, before, event, version, reader):
             if reader is None and line.private:
                 found.append(f"event {version}: the public log holds a private line")
-            for secret in shows(hidden, line.text):
+            hits = shows(secrets_of(game, after, reader), line.text)
+            earlier = (secrets_of(game, sent, reader) & secrets_of(game, before, reader)) if hits else ()
+            for secret in (hit for hit in hits if hit in earlier):
                 found.append(f"event {version}: {_who(reader)} reads {secret!r} in {line.text!r}")
     return found
 

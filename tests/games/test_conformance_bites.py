@@ -1,8 +1,10 @@
 """The conformance checks bite: a real rulebook wrapped with one deliberate flaw fails them.
 
-Each test wraps a registered rulebook (dataclasses.replace) with a leaky observer, a
-nondeterministic decide or an evolve that drops an event, and calls the suite's check functions
-directly: each must report problems on the flawed rulebook (and none on the real one).
+Each test wraps a real rulebook (each game of the domain package, its latest version) with one
+flaw through dataclasses.replace: an observer showing the next seat's view, a log saying private
+lines aloud, a decide drawing its own randomness, an evolve that drops an event. It calls the
+suite's check functions directly: each must report problems on the flawed rulebook (and none
+on the real one).
 """
 
 from __future__ import annotations
@@ -14,14 +16,14 @@ from typing import Any
 import pytest
 
 from domain.core import match
-from domain.core.decider import Rulebook
+from domain.core.decider import LogEntry, Rulebook
 from domain.core.rng import Rng
 from domain.games import GAMES
 from tests.games import conformance
-from tests.games.conformance import random_match
+from tests.games.conformance import in_domain, random_match
 
-BOOKS = pytest.mark.parametrize("game", sorted(GAMES.values(), key=lambda b: b.id),
-                                ids=lambda book: book.id)
+REAL = sorted((book for book in GAMES.values() if in_domain(book)), key=lambda b: b.id)
+BOOKS = pytest.mark.parametrize("game", REAL, ids=lambda book: book.id)
 INDEXES = range(4)
 
 
@@ -35,6 +37,17 @@ def leaky(game: Rulebook) -> Rulebook:
         return game.observe(state, (seat + 1) % len(state.seats))
 
     return dataclasses.replace(game, observe=observe)
+
+
+def telling(game: Rulebook) -> Rulebook:
+    """Every private log line is written to the public log as well."""
+
+    def log_entries(before: Any, event: Any) -> list[LogEntry]:
+        """The real lines, each private one also said aloud."""
+        lines = game.log_entries(before, event)
+        return lines + [LogEntry(text=line.text) for line in lines if line.seat is not None]
+
+    return dataclasses.replace(game, log_entries=log_entries)
 
 
 def nondeterministic(game: Rulebook) -> Rulebook:
@@ -71,6 +84,13 @@ def test_the_real_rulebook_passes_the_checks_the_flawed_ones_fail(game):
 def test_the_leak_check_fails_on_an_observer_that_shows_the_next_seats_view(game):
     flawed = leaky(game)
     assert any(conformance.check_leaks(flawed, random_match(flawed, i)) for i in INDEXES)
+
+
+@BOOKS
+def test_the_leak_check_fails_on_a_log_that_says_private_lines_aloud(game):
+    flawed = telling(game)
+    found = [p for i in INDEXES for p in conformance.check_leaks(flawed, random_match(flawed, i))]
+    assert any(" reads " in problem for problem in found)
 
 
 @BOOKS
