@@ -54,7 +54,10 @@ class Rulebook:
     - ``to_act(state)``: the seats the rules are waiting on (empty when the match is over);
     - ``observe(state, seat | None)``: what a seat (None: a spectator) may see;
     - ``log_entries(before, event)``: the lines an event gives, judged against the state before;
-    - ``outcome(state)``: the result once the match is over, else None.
+    - ``outcome(state)``: the result once the match is over, else None;
+    - ``secrets(state, seat | None)``: the texts of every hidden value that seat (None: a
+      spectator) may not see now, as views and log lines would write them; the conformance
+      suite's leak check (docs/conformance.md). None: the game has not stated it (the suite fails).
     """
 
     id: str
@@ -77,6 +80,7 @@ class Rulebook:
     log_entries: Callable[[Any, Any], list[LogEntry]]
     outcome: Callable[[Any], Outcome | None]
     bots: Mapping[str, Choose] = field(default_factory=dict)
+    secrets: Callable[[Any, int | None], frozenset[str]] | None = None
 
     def decide(self, state: Any, seat: int, command: Any, rng: Rng) -> list[Any]:
         """The events a seat's command causes (``decide_steps`` without the state they lead to)."""

@@ -1,9 +1,9 @@
-"""Where every card is: a helper for tests and verifiers, never shown to a player."""
+"""Where every card is and what each reader may know: for tests and verifiers, never for players."""
 
 from __future__ import annotations
 
-from domain.whiteout_road.cards import EVERY_CARD
-from domain.whiteout_road.state import Table
+from domain.whiteout_road.cards import CARDS, EVERY_CARD, title
+from domain.whiteout_road.state import State, Table
 
 
 def card_locations(state: Table) -> dict[str, list[str]]:
@@ -55,3 +55,31 @@ def _places(state: Table) -> list[tuple[str, tuple[str, ...]]]:
             (f"set_aside/{seat}", t.set_aside),
         ]
     return spots
+
+
+def knowable(state: State, seat: int | None) -> set[str]:
+    """The cards a seat (None: a spectator) may know now (R11)."""
+    board = getattr(state, "board", None)
+    if board is None:
+        return set()
+    known = {*board.fate_discard, *board.lost, *(play.card for play in board.revealed)}
+    for cart in board.wagons:
+        known |= {s.card for s in (*cart.stores, *cart.pushes, *cart.flung)}
+    for traveller in state.seats:
+        known |= set(traveller.watch)
+    if seat is not None:
+        mine = state.seats[seat]
+        known |= {*mine.hand, *mine.set_aside}
+        known |= set() if mine.pending is None else {mine.pending.card}
+    return known
+
+
+def secrets(state: State, seat: int | None) -> frozenset[str]:
+    """R11 as text: every card the reader may not know, as views ("7C") and lines ("7 of clubs")
+    write it (each card is unique, so any mention of one is a leak). The whiteout is always
+    shuffled into Fate, which everyone is told; only its place in Fate is hidden, and no single
+    word tells that (tests/domain/whiteout_road/test_whiteout_road_leaks.py checks Fate's order)."""
+    if getattr(state, "board", None) is None:
+        return frozenset()
+    hidden = set(CARDS) - knowable(state, seat)
+    return frozenset(hidden | {title(card).removeprefix("the ") for card in hidden})

@@ -5,7 +5,17 @@ from __future__ import annotations
 import functools
 
 from domain.core.decider import Rulebook
-from domain.whiteout_road import commands, events, log, nights, observer, options, outcome, rules
+from domain.whiteout_road import (
+    audit,
+    commands,
+    events,
+    log,
+    nights,
+    observer,
+    options,
+    outcome,
+    rules,
+)
 from domain.whiteout_road.evolve import evolve
 from domain.whiteout_road.legal import legal_actions, to_act
 from domain.whiteout_road.state import UNOPENED
@@ -34,6 +44,7 @@ def rulebook(ruleset: Ruleset) -> Rulebook:
         observe=observer.observe,
         log_entries=log.log_entries,
         outcome=outcome.outcome,
+        secrets=audit.secrets,
     )
 
 

@@ -1,4 +1,5 @@
-"""Helpers for the live-play tests: pure matches driven by bots, and crafted Wick & Ember views."""
+"""Helpers for the live-play tests: pure matches of any game driven by bots (Wick & Ember unless
+a rulebook is given), and crafted Wick & Ember views."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ import hashlib
 from typing import Any
 
 from domain.core import bots, match
+from domain.core.decider import Rulebook
 from domain.games import GAMES
+from domain.registry import lookup
 from domain.wick_ember.cards import composition
 from domain.wick_ember.observer import NoteView, SeatView
 
@@ -18,10 +21,17 @@ def seed_of(index: int) -> bytes:
     return hashlib.sha256(f"live-{index}".encode()).digest()
 
 
-def seated(kinds: list[str | None], seed: bytes, **created: Any) -> tuple[match.MatchState, int]:
+def rules_of(state: match.MatchState) -> Rulebook:
+    """The rulebook a match is played under."""
+    return lookup(state.created.game, state.created.rules_version)
+
+
+def seated(
+    kinds: list[str | None], seed: bytes, game: Rulebook = WICK, **created: Any
+) -> tuple[match.MatchState, int]:
     """A started match with a bot (or a person, for None) in each seat; its state and version."""
     opened = match.open_match(
-        WICK,
+        game,
         seats=len(kinds),
         options={},
         practice=False,
@@ -30,7 +40,7 @@ def seated(kinds: list[str | None], seed: bytes, **created: Any) -> tuple[match.
         seed_commitment="c0ffee",
         **created,
     )
-    state, version = match.evolve(WICK, None, opened), 1
+    state, version = match.evolve(game, None, opened), 1
     for n, kind in enumerate(kinds):
         join = match.JoinSeat(name="" if kind else f"Person {n}", bot=kind)
         state, version = apply(state, version, None, join, seed)
@@ -41,22 +51,23 @@ def apply(
     state: match.MatchState, version: int, seat: int | None, command: Any, seed: bytes
 ) -> tuple[match.MatchState, int]:
     """Decide and fold one command."""
-    events = match.decide(WICK, state, seat, command, seed)
-    return match.fold(WICK, events, state), version + len(events)
+    game = rules_of(state)
+    events = match.decide(game, state, seat, command, seed)
+    return match.fold(game, events, state), version + len(events)
 
 
 def bot_move(state: match.MatchState, version: int, seat: int, seed: bytes) -> Any:
     """What the seat's bot (random for a person) plays now."""
     stream = bots.bot_stream(match.table_rng(state, seed), version, seat)
     name = match.bot_of(state, seat) or bots.RANDOM
-    return bots.choose(WICK, name, state.game, seat, stream)
+    return bots.choose(rules_of(state), name, state.game, seat, stream)
 
 
-def play_out(kinds: list[str | None], seed: bytes) -> match.MatchState:
+def play_out(kinds: list[str | None], seed: bytes, game: Rulebook = WICK) -> match.MatchState:
     """A whole match played by bots (random for a person) to its end."""
-    state, version = seated(kinds, seed)
-    while match.outcome(WICK, state) is None:
-        seat = WICK.to_act(state.game)[0]
+    state, version = seated(kinds, seed, game)
+    while match.outcome(game, state) is None:
+        seat = game.to_act(state.game)[0]
         state, version = apply(state, version, seat, bot_move(state, version, seat, seed), seed)
     return state
 

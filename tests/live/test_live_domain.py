@@ -10,6 +10,7 @@ from domain.core.codec import encode
 from domain.core.decider import Concede
 from domain.core.errors import NotYourTurn, RuleViolation
 from domain.core.rng import Rng
+from domain.registry import rulebooks
 from domain.wick_ember.bot import careful
 from domain.wick_ember.commands import PlayCard
 from projections.log import seat_log
@@ -207,3 +208,12 @@ def test_whiteout_road_is_played_to_its_end_by_random_bots_committing_together()
         events = match.decide(ROAD, state, waiting[0], action, seed)
         state, version = match.fold(ROAD, events, state), version + len(events)
     assert together > 1 and bots.bot_names(ROAD) == ("random",)
+
+
+@pytest.mark.parametrize("game", rulebooks(), ids=lambda book: f"{book.id}-v{book.rules_version}")
+def test_given_random_bots_in_every_seat_then_a_match_of_any_game_plays_to_its_end(game):
+    """Given each registered rulebook with the random bot in its fewest seats, when the bots
+    play, then the match ends with an outcome, each move chosen among the seat's legal ones."""
+    state = play_out(["random"] * game.min_seats, seed_of(5), game)
+    assert match.outcome(game, state) is not None
+    assert state.bots == ("random",) * game.min_seats

@@ -1,6 +1,6 @@
-"""Random finished Wick & Ember matches, recorded exactly as the server records them.
+"""Random finished matches of any game, recorded exactly as the server records them.
 
-Each match is driven through domain.core.match (lobby, seats with client seeds, some of them bots,
+Each match (Wick & Ember unless a rulebook is given) is driven through domain.core.match (lobby, seats with client seeds, some of them bots,
 start, random legal plays, now and then a concession or a turn played for a seat out of time,
 some with a turn clock); each command's events get the server's metadata
 (service.matches.new_events) and hash chain, so the export builder sees what the store holds.
@@ -20,7 +20,8 @@ import msgspec
 
 from domain.core import match
 from domain.core.chain import GENESIS, link
-from domain.core.decider import Concede
+from domain.core.decider import Concede, Rulebook
+from domain.core.errors import RuleViolation
 from domain.games import GAMES
 from projections.export import MatchExport, build_export
 from projections.summary import summary
@@ -50,8 +51,11 @@ class Played(msgspec.Struct, kw_only=True):
     tournament: str | None
 
 
-def options_for(chooser: random.Random, seats: int) -> dict[str, Any]:
-    """Short matches over both decks, as a host would send them."""
+def options_for(game: Rulebook, chooser: random.Random, seats: int) -> dict[str, Any]:
+    """Wick & Ember: short matches over both decks, as a host would send them; any other game:
+    its default options."""
+    if game.id != GAME.id:
+        return {}
     options: dict[str, Any] = {"match_length": "short"}
     if seats in (3, 4):
         options["deck"] = chooser.choice(["standard", "expanded"])
@@ -60,16 +64,22 @@ def options_for(chooser: random.Random, seats: int) -> dict[str, Any]:
     return options
 
 
-def play(index: int, on_batch: OnBatch | None = None, tournament: str | None = None) -> Played:
-    """Random finished match ``index``; ``on_batch`` sees (version, state) after each command."""
+def play(
+    index: int,
+    on_batch: OnBatch | None = None,
+    tournament: str | None = None,
+    game: Rulebook = GAME,
+) -> Played:
+    """Random finished match ``index`` of a game; ``on_batch`` sees (version, state) after each
+    command."""
     chooser = random.Random(index)
     seed = hashlib.sha256(f"server seed {index}".encode()).digest()
-    seats = 2 + index % 5
+    seats = game.min_seats + index % (game.max_seats - game.min_seats + 1)
     recorder = _Recorder(index)
     created = match.open_match(
-        GAME,
+        game,
         seats=seats,
-        options=options_for(chooser, seats),
+        options=options_for(game, chooser, seats),
         practice=False,
         tournament=tournament,
         label=f"random {index}",
@@ -77,17 +87,17 @@ def play(index: int, on_batch: OnBatch | None = None, tournament: str | None = N
         turn_seconds=chooser.choice([None, None, 30]),
     )
     recorder.add([created], None, None)
-    state: match.MatchState = match.evolve(GAME, None, created)
+    state: match.MatchState = match.evolve(game, None, created)
     for seat, command in _commands(chooser, seats):
         if seat == "play":
-            seat, command = _next_play(chooser, state)
-        events = match.decide(GAME, state, seat, command, seed)
+            seat, command = _next_play(game, chooser, state, seed)
+        events = match.decide(game, state, seat, command, seed)
         recorder.add(events, seat, command)
-        state = match.fold(GAME, events, state)
+        state = match.fold(game, events, state)
         if on_batch is not None:
             on_batch(len(recorder.events), state)
-        if match.status(GAME, state) == "finished":
-            return recorder.played(seed, summary(GAME, state, seed), tournament)
+        if match.status(game, state) == "finished":
+            return recorder.played(seed, summary(game, state, seed), tournament)
     raise AssertionError(f"match {index} did not end within {MAX_COMMANDS} commands")
 
 
@@ -106,19 +116,33 @@ def _commands(chooser: random.Random, seats: int) -> Any:
         yield "play", None
 
 
-def _next_play(chooser: random.Random, state: Any) -> tuple[int | None, Any]:
+def _next_play(
+    game: Rulebook, chooser: random.Random, state: Any, seed: bytes
+) -> tuple[int | None, Any]:
     """Now and then a seat still in concedes or runs out of time (the server plays for it);
-    otherwise the seat to act plays at random."""
+    otherwise a seat the rules wait on plays at random."""
     table = state.game
-    still_in = [seat for seat, lamp in enumerate(table.seats) if not lamp.conceded]
     chance = chooser.random()
     if chance < CONCEDE_CHANCE:
-        return chooser.choice(still_in), Concede()
-    seat = GAME.to_act(table)[0]
-    action = chooser.choice(GAME.legal_actions(table, seat))
+        return chooser.choice(still_in(game, state, seed)), Concede()
+    waiting = game.to_act(table)
+    seat = waiting[0] if len(waiting) == 1 else chooser.choice(waiting)
+    action = chooser.choice(game.legal_actions(table, seat))
     if chance > 1 - TIME_OUT_CHANCE:
         return None, match.TimeOut(seat=seat, action=msgspec.to_builtins(action))
     return seat, action
+
+
+def still_in(game: Rulebook, state: Any, seed: bytes) -> list[int]:
+    """The seats whose concession the rules would accept now (any game: ask decide)."""
+    found = []
+    for seat in range(state.created.seats):
+        try:
+            match.decide(game, state, seat, Concede(), seed)
+        except RuleViolation:
+            continue
+        found.append(seat)
+    return found
 
 
 class _Recorder:

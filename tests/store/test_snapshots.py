@@ -1,4 +1,9 @@
-"""Snapshots: a cache of the fold of a match's events, used only while it provably sums them up."""
+"""Snapshots: a cache of the fold of a match's events, used only while it provably sums them up.
+
+Every state of random matches of every registered rulebook surviving the encoding is one of the
+conformance checks (tests/games/conformance.py: check_snapshots); here, the store's side, over
+random matches of each game the domain package holds.
+"""
 
 from __future__ import annotations
 
@@ -9,15 +14,22 @@ import msgspec
 import pytest
 
 from domain.core import match
+from domain.core.decider import Rulebook
 from domain.games import GAMES
+from domain.registry import lookup
 from service import snapshots
 from service.loading import StateCache, decode_events
 from service.memory_store import MemoryStore
 from service.store import EventStore, NewEvent, NewMatch, PostgresStore, StoredEvent
+from tests.games.conformance import in_domain
 from tests.replay.random_matches import play
 
-GAME = GAMES["wick-and-ember"]
+WICK = GAMES["wick-and-ember"]
 EVERY = 20
+DOMAIN_GAMES = sorted(
+    (book for book in GAMES.values() if in_domain(book)),
+    key=lambda book: book.id,
+)
 
 
 @pytest.fixture(params=["memory", "postgres"])
@@ -49,12 +61,14 @@ class Counting:
         return events
 
 
-async def stored_match(store: EventStore, index: int = 19) -> tuple[str, list[StoredEvent]]:
-    """A random finished match written through the store, one event per append."""
-    played = play(index)
+async def stored_match(
+    store: EventStore, index: int = 19, game: Rulebook = WICK
+) -> tuple[str, list[StoredEvent]]:
+    """A random finished match of a game written through the store, one event per append."""
+    played = play(index, game=game)
     first, *rest = [NewEvent(type=e.type, data=e.data, metadata=e.metadata) for e in played.events]
     await store.create_match(NewMatch(
-        match_id=played.match_id, game=GAME.id, rules_version=GAME.rules_version, seats=6,
+        match_id=played.match_id, game=game.id, rules_version=game.rules_version, seats=6,
         practice=False, tournament=None, label=None, seed_commitment="c",
         server_seed=played.server_seed, host_token_hash=None, first=first, summary={}))
     for version, event in enumerate(rest, start=1):
@@ -63,8 +77,11 @@ async def stored_match(store: EventStore, index: int = 19) -> tuple[str, list[St
 
 
 def folded(events: list[StoredEvent]) -> match.MatchState:
-    """The plain fold of every event: the truth a snapshot must agree with."""
-    return match.fold(GAME, decode_events(GAME, events))
+    """The plain fold of every event under the match's rules: the truth a snapshot must agree
+    with."""
+    opened = msgspec.json.decode(events[0].data)
+    game = lookup(opened["game"], opened["rules_version"])
+    return match.fold(game, decode_events(game, events))
 
 
 async def settle(cache: StateCache) -> None:
@@ -72,18 +89,20 @@ async def settle(cache: StateCache) -> None:
     await asyncio.gather(*cache._writes)
 
 
-def test_every_state_of_a_match_survives_the_snapshot_encoding() -> None:
-    events = play(39).events
+@pytest.mark.parametrize("game", DOMAIN_GAMES, ids=lambda book: book.id)
+def test_every_state_of_a_match_survives_the_snapshot_encoding(game: Rulebook) -> None:
+    events = play(39, game=game).events
     for version in range(1, len(events) + 1):
         state = folded(events[:version])
 
         assert snapshots.decode(snapshots.encode(state) or b"") == state
 
 
+@pytest.mark.parametrize("game", DOMAIN_GAMES, ids=lambda book: book.id)
 async def test_a_cold_load_starts_from_the_snapshot_and_equals_the_full_fold(
-    store: EventStore,
+    store: EventStore, game: Rulebook
 ) -> None:
-    match_id, events = await stored_match(store)
+    match_id, events = await stored_match(store, game=game)
     warm = StateCache(store)
     await warm.load(match_id)
     await settle(warm)
