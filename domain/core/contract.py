@@ -53,6 +53,7 @@ def _problems(book: Any, others: list[Any]) -> list[str]:
         *_unions(book),
         *_view(book, others),
         *_initial(book),
+        *_secrets(book),
         *_bots(book),
     ]
 
@@ -123,6 +124,16 @@ def _initial(book: Any) -> list[str]:
     """The state before the first event is a value of its own, not None."""
     if book.initial is None or not isinstance(book.initial, msgspec.Struct):
         return ["its initial state must be a Struct of its own (the state before the deal)"]
+    return []
+
+
+def _secrets(book: Any) -> list[str]:
+    """Every game states what each seat may not see (the conformance suite's leak check)."""
+    if not callable(book.secrets):
+        return [
+            "it must state its secrets: secrets(state, seat) -> the texts that seat may not see "
+            "(domain/<game>/audit.py; docs/conformance.md)"
+        ]
     return []
 
 

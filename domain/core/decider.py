@@ -57,7 +57,7 @@ class Rulebook:
     - ``outcome(state)``: the result once the match is over, else None;
     - ``secrets(state, seat | None)``: the texts of every hidden value that seat (None: a
       spectator) may not see now, as views and log lines would write them; the conformance
-      suite's leak check (docs/conformance.md). None: the game has not stated it (the suite fails).
+      suite's leak check (docs/conformance.md); registration refuses a game that leaves it None.
     """
 
     id: str

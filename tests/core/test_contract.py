@@ -84,6 +84,11 @@ def test_given_no_initial_state_then_it_is_refused():
     assert "initial state must be a Struct" in refusal(initial=None)
 
 
+def test_given_no_statement_of_secrets_then_it_is_refused():
+    """Given a rulebook without secrets, then registration asks for them."""
+    assert "it must state its secrets" in refusal(secrets=None)
+
+
 def test_given_a_bot_named_random_then_it_is_refused():
     """Given a game bot called random, then the message says every game has it already."""
     assert "every game has that one" in refusal(bots={"random": lambda *_: None})
