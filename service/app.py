@@ -21,11 +21,11 @@ from service.api.exports import ExportController
 from service.api.games import GameController
 from service.api.matches import MatchController
 from service.api.replays import ReplayController
-from service.api.schemas import Body, Health
 from service.api.stream import StreamController
 from service.errors import ServiceError
 from service.logs import AccessLog
 from service.matches import MatchService
+from service.schemas import Body, Health
 
 MAX_BODY = 64 * 1024
 log = logging.getLogger("hearthlog")

@@ -20,8 +20,7 @@ from domain.core.decider import Game
 from projections.export import CSV_COLUMNS, MatchExport, build_export, csv_rows, encode_export
 from projections.replay import Replay, full_replay, state_at
 from projections.verify import Report, verify, verify_chain
-from service import auth, views
-from service.api import schemas
+from service import auth, schemas, views
 from service.errors import ServiceError, forbidden, not_found, unauthorized
 from service.loading import Loaded, rules_of
 from service.store import ExportFilter, FinishedMatch, MatchRow, match_uuid

@@ -23,10 +23,10 @@ from domain.core import match
 from domain.core.codec import event_decoder
 from projections.log import event_lines
 from service import views
-from service.api.schemas import StreamUpdate
 from service.background import Background
 from service.loading import Loaded
 from service.matches import MatchService, parse_id
+from service.schemas import StreamUpdate
 from service.store import CHANNEL, StoredEvent
 
 log = logging.getLogger("hearthlog.live")

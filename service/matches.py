@@ -18,8 +18,7 @@ from domain.core.codec import encode, tag_of
 from domain.core.decider import Concede
 from domain.core.errors import RuleViolation
 from projections.summary import summary as summarise
-from service import auth, views
-from service.api import schemas
+from service import auth, schemas, views
 from service.errors import ServiceError, forbidden, not_found, unauthorized, version_clash
 from service.loading import Loaded, StateCache, game_of
 from service.logs import current_seat

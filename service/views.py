@@ -11,7 +11,7 @@ from domain.core import match
 from domain.core.codec import as_typed, command_decoder
 from domain.core.decider import Game
 from projections.log import seat_log
-from service.api import schemas
+from service import schemas
 from service.clock import deadline
 from service.errors import ServiceError
 from service.loading import Loaded, decode_events

@@ -10,9 +10,9 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
 
 from service import auth
-from service.api.schemas import ErrorBody
 from service.errors import ServiceError, unauthorized
 from service.matches import MatchService
+from service.schemas import ErrorBody
 
 BodyType = TypeVar("BodyType", bound=msgspec.Struct)
 

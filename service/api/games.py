@@ -8,8 +8,8 @@ from litestar.params import FromPath
 
 from domain.games import GAMES
 from service.api.common import errors
-from service.api.schemas import GameInfo, GameList
 from service.errors import ServiceError
+from service.schemas import GameInfo, GameList
 
 
 def describe(game_id: str) -> GameInfo:

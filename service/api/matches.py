@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from litestar import Controller, Request, Response, get, post
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 
-from service.api import schemas
+from service import schemas
 from service.api.common import OPTIONAL_TOKEN, TOKEN, caller, errors, service_of, strictly
 
 Status = Literal["lobby", "playing", "finished"]

@@ -10,7 +10,7 @@ from litestar.params import FromPath, QueryParameter
 
 from projections.replay import Replay
 from projections.verify import Report
-from service.api import schemas
+from service import schemas
 from service.api.common import OPTIONAL_TOKEN, errors, provide_token
 from service.api.exports import provide_exports
 from service.exports import ExportService
