@@ -17,6 +17,7 @@ from litestar.openapi.plugins import JsonRenderPlugin, ScalarRenderPlugin
 from litestar.openapi.spec import Components, OpenAPI, SecurityScheme
 
 from service.api.common import errors
+from service.api.documents import TypedCommands, map_discriminators
 from service.api.exports import ExportController
 from service.api.games import GameController
 from service.api.matches import MatchController
@@ -213,8 +214,10 @@ def create_app(database_url: str | None = None) -> Litestar:
         },
         middleware=[AccessLog()],
         openapi_config=openapi_config(),
+        plugins=[TypedCommands()],
         lifespan=[orphan_guard, lifespan] if database_url else [],
         request_max_body_size=MAX_BODY,
     )
     closed_bodies(app.openapi_schema)
+    map_discriminators(app.openapi_schema)
     return app

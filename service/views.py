@@ -77,12 +77,17 @@ def match_view(
     )
 
 
-def actions(loaded: Loaded, seat: int) -> list[dict[str, Any]]:
-    """The seat's legal commands, as JSON objects ready to send back."""
-    state = loaded.state
-    if not isinstance(state, match.Table) or match.outcome(loaded.game, state) is not None:
+def actions(loaded: Loaded, seat: int) -> list[schemas.LegalAction]:
+    """The seat's legal commands, each ready to send back, with its label for a person."""
+    state, game = loaded.state, loaded.game
+    if not isinstance(state, match.Table) or match.outcome(game, state) is not None:
         return []
-    return [msgspec.to_builtins(c) for c in loaded.game.legal_actions(state.game, seat)]
+    return [
+        schemas.LegalAction(
+            command=msgspec.to_builtins(command), label=game.label(state.game, seat, command)
+        )
+        for command in game.legal_actions(state.game, seat)
+    ]
 
 
 def log_page(loaded: Loaded, stored: list[Any], seat: int | None, after: int) -> schemas.LogPage:
@@ -93,7 +98,7 @@ def log_page(loaded: Loaded, stored: list[Any], seat: int | None, after: int) ->
 
 
 def decode_command(game: Game, command: dict[str, Any]) -> Any:
-    """A typed command of the match's game; 422 naming what is wrong otherwise."""
+    """The sent command as one of the match's game's commands; 422 naming what is wrong."""
     try:
         return as_typed(command_decoder(game), command)
     except msgspec.ValidationError as error:

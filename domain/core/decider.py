@@ -41,6 +41,14 @@ class Concede(msgspec.Struct, tag="concede", frozen=True, kw_only=True):
     """A seat gives up the match; every game's command union includes it."""
 
 
+def plain_label(command: Any) -> str:
+    """A command as a line of text from its own fields: 'commit: card 7C, play feed'."""
+    fields = msgspec.to_builtins(command)
+    kind = fields.pop("type", type(command).__name__)
+    shown = ", ".join(f"{name} {value}" for name, value in fields.items() if value is not None)
+    return f"{kind}: {shown}" if shown else str(kind)
+
+
 @dataclass(frozen=True, eq=False)
 class Rulebook:
     """One game under one rules version: its types and its Decider functions.
@@ -54,7 +62,9 @@ class Rulebook:
     - ``to_act(state)``: the seats the rules are waiting on (empty when the match is over);
     - ``observe(state, seat | None)``: what a seat (None: a spectator) may see;
     - ``log_entries(before, event)``: the lines an event gives, judged against the state before;
-    - ``outcome(state)``: the result once the match is over, else None.
+    - ``outcome(state)``: the result once the match is over, else None;
+    - ``label(state, seat, command)``: a short line naming one of the seat's legal commands for a
+      person ("Play Gale on Bryn"), from what that seat may see (default: ``plain_label``).
     """
 
     id: str
@@ -77,6 +87,7 @@ class Rulebook:
     log_entries: Callable[[Any, Any], list[LogEntry]]
     outcome: Callable[[Any], Outcome | None]
     bots: Mapping[str, Choose] = field(default_factory=dict)
+    label: Callable[[Any, int, Any], str] = field(default=lambda _state, _seat, c: plain_label(c))
 
     def decide(self, state: Any, seat: int, command: Any, rng: Rng) -> list[Any]:
         """The events a seat's command causes (``decide_steps`` without the state they lead to)."""

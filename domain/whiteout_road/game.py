@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 from domain.core.decider import Rulebook
-from domain.whiteout_road import commands, events, log, nights, observer, options, outcome, rules
+from domain.whiteout_road import (
+    commands,
+    events,
+    labels,
+    log,
+    nights,
+    observer,
+    options,
+    outcome,
+    rules,
+)
 from domain.whiteout_road.evolve import evolve
 from domain.whiteout_road.legal import legal_actions, to_act
 from domain.whiteout_road.state import UNOPENED
@@ -28,4 +38,5 @@ GAME = Rulebook(
     observe=observer.observe,
     log_entries=log.log_entries,
     outcome=outcome.outcome,
+    label=labels.label,
 )

@@ -3,7 +3,18 @@
 from __future__ import annotations
 
 from domain.core.decider import Rulebook
-from domain.wick_ember import bot, commands, events, log, observer, options, outcome, rounds, rules
+from domain.wick_ember import (
+    bot,
+    commands,
+    events,
+    labels,
+    log,
+    observer,
+    options,
+    outcome,
+    rounds,
+    rules,
+)
 from domain.wick_ember.evolve import evolve
 from domain.wick_ember.legal import legal_actions, to_act
 from domain.wick_ember.state import UNLIT
@@ -28,5 +39,6 @@ GAME = Rulebook(
     observe=observer.observe,
     log_entries=log.log_entries,
     outcome=outcome.outcome,
+    label=labels.label,
     bots=bot.BOTS,
 )

@@ -17,7 +17,7 @@ from service.schemas import ErrorBody
 BodyType = TypeVar("BodyType", bound=msgspec.Struct)
 
 _MEANINGS = {
-    400: "The body or a parameter is malformed",
+    400: "The body, a parameter or a header is malformed",
     401: "The token is missing or not valid for this match",
     403: "The token is valid but may not do this",
     404: "No such match or game",

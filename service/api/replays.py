@@ -33,7 +33,7 @@ class ReplayController(Controller):
         "/{match_id:str}/replay",
         operation_id="getReplay",
         summary="A finished match event by event, nothing hidden",
-        responses=errors(404, 409),
+        responses=errors(400, 404, 409),
     )
     async def replay(self, exports: Exports, match_id: FromPath[str]) -> Replay:
         """Every event with its number, time and seat, and the whole state after it."""
@@ -62,7 +62,7 @@ class ReplayController(Controller):
         "/{match_id:str}/verification",
         operation_id="verifyMatch",
         summary="The server's own verification of a match",
-        responses=errors(404),
+        responses=errors(400, 404),
     )
     async def verification(self, exports: Exports, match_id: FromPath[str]) -> Report:
         """Finished: every check of `hearthlog verify`. Running: the hash chain only, no hash
