@@ -8,12 +8,9 @@ from typing import Any
 import msgspec
 
 from domain.core import match
-from domain.core.codec import as_typed, command_decoder
-from domain.core.decider import Game
 from projections.log import seat_log
 from service import schemas
 from service.clock import deadline
-from service.errors import ServiceError
 from service.loading import Loaded, decode_events
 
 
@@ -95,11 +92,3 @@ def log_page(loaded: Loaded, stored: list[Any], seat: int | None, after: int) ->
     events = decode_events(loaded.game, stored)
     version = stored[-1].version if stored else 0
     return schemas.LogPage(entries=seat_log(loaded.game, events, seat, after), version=version)
-
-
-def decode_command(game: Game, command: dict[str, Any]) -> Any:
-    """The sent command as one of the match's game's commands; 422 naming what is wrong."""
-    try:
-        return as_typed(command_decoder(game), command)
-    except msgspec.ValidationError as error:
-        raise ServiceError(422, f"invalid command: {error}") from None
