@@ -137,6 +137,8 @@ BAD_BODIES = [
     (b'{"command": {"type": "play", "card": "lamp_warden", "target": 7, "guess": "gale"}}', 422),
     (b'{"command": {"type": "play", "card": "hearthflame"}}', 422),
     (b'{"command": "play"}', 400),
+    # Whiteout Road's command, valid in the document's union of every game's, is not this game's
+    (b'{"command": {"type": "commit", "card": "7C", "play": "feed"}}', 422),
 ]
 
 
