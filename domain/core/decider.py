@@ -41,8 +41,8 @@ class Concede(msgspec.Struct, tag="concede", frozen=True, kw_only=True):
     """A seat gives up the match; every game's command union includes it."""
 
 
-def plain_label(command: Any) -> str:
-    """A command as a line of text from its own fields: 'commit: card 7C, play feed'."""
+def plain_label(_state: Any, _seat: int, command: Any) -> str:
+    """A command as a line of text from its own fields alone: 'commit: card 7C, play feed'."""
     fields = msgspec.to_builtins(command)
     kind = fields.pop("type", type(command).__name__)
     shown = ", ".join(f"{name} {value}" for name, value in fields.items() if value is not None)
@@ -87,7 +87,7 @@ class Rulebook:
     log_entries: Callable[[Any, Any], list[LogEntry]]
     outcome: Callable[[Any], Outcome | None]
     bots: Mapping[str, Choose] = field(default_factory=dict)
-    label: Callable[[Any, int, Any], str] = field(default=lambda _state, _seat, c: plain_label(c))
+    label: Callable[[Any, int, Any], str] = plain_label
 
     def decide(self, state: Any, seat: int, command: Any, rng: Rng) -> list[Any]:
         """The events a seat's command causes (``decide_steps`` without the state they lead to)."""
