@@ -19,6 +19,7 @@ BENCHES = {
     "http": ["--seconds", "5", "--warmup", "1", "--rounds", "5"],
     "verification": ["--matches", "400", "--rounds", "3"],
     "cold_start": ["--samples", "150", "--repeats", "7"],
+    "fanout": ["--appends", "40", "--spectators", "100", "--rounds", "3"],
 }
 LIMIT_SECONDS = 420
 

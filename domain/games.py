@@ -1,6 +1,14 @@
-"""Every game Hearthlog serves, registered on import."""
+"""Every game Hearthlog serves, registered on import.
 
-from domain import whiteout_road, wick_ember  # noqa: F401  (importing a game registers it)
+``BUILT_IN`` are the ids of the games this release is built with (the committed OpenAPI
+document describes these); a server may carry more, registered by the modules named in
+HEARTHLOG_EXTRA_GAMES (service/extra_games.py), and the test suite registers its test game.
+"""
+
+from domain import whiteout_road, wick_ember
 from domain.registry import GAMES, RULEBOOKS, UnknownRules, latest, lookup, rulebooks, versions
 
-__all__ = ["GAMES", "RULEBOOKS", "UnknownRules", "latest", "lookup", "rulebooks", "versions"]
+BUILT_IN: tuple[str, ...] = tuple(sorted({whiteout_road.GAME.id, wick_ember.GAME.id}))
+
+__all__ = ["BUILT_IN", "GAMES", "RULEBOOKS", "UnknownRules", "latest", "lookup", "rulebooks",
+           "versions"]

@@ -35,7 +35,7 @@ def register(rulebook: Rulebook) -> Rulebook:
     """Add one (game, rules version) to the catalogue after checking the game contract."""
     key = (rulebook.id, rulebook.rules_version)
     if key in RULEBOOKS:
-        raise ValueError(f"game {rulebook.id!r} rules version {rulebook.rules_version} is registered twice")
+        raise ValueError(f"{key[0]} rules version {key[1]} is registered twice")
     check_rulebook(rulebook, [book for book in RULEBOOKS.values() if book.id != rulebook.id])
     RULEBOOKS[key] = rulebook
     newest = GAMES.get(rulebook.id)

@@ -94,14 +94,21 @@ class MatchExport(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Recorded(Protocol):
-    """What the builder needs of a stored event (service.store.StoredEvent fits)."""
+    """What the builder needs of a stored event (service.store.StoredEvent fits): read-only,
+    so a frozen record satisfies it."""
 
-    version: int
-    type: str
-    data: bytes
-    metadata: dict[str, Any]
-    recorded_at: datetime
-    hash: bytes
+    @property
+    def version(self) -> int: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def data(self) -> bytes: ...
+    @property
+    def metadata(self) -> dict[str, Any]: ...
+    @property
+    def recorded_at(self) -> datetime: ...
+    @property
+    def hash(self) -> bytes: ...
 
 
 def build_export(

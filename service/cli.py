@@ -29,7 +29,13 @@ def database_url(args: argparse.Namespace) -> str:
 def serve(args: argparse.Namespace) -> int:
     """Run the service until interrupted, under granian (the faster measured) or uvicorn."""
     from service import logs
+    from service.extra_games import ExtraGamesError, load_extra_games
 
+    try:
+        load_extra_games()  # read once, before anything starts: a bad name stops here
+    except ExtraGamesError as error:
+        print(f"hearthlog serve: {error}", file=sys.stderr)
+        return 2
     logs.configure()
     # uvicorn re-raises SIGTERM after its graceful shutdown; exiting through Python instead
     # lets the embedded Postgres be stopped at exit rather than left running. (granian sets
@@ -72,8 +78,12 @@ SERVED_DATABASE_URL = "HEARTHLOG_SERVED_DATABASE_URL"
 
 
 def served_app() -> Any:
-    """The app a granian worker serves, on the database its serving process chose."""
+    """The app a granian worker serves, on the database its serving process chose, with the
+    extra games its serving process checked (HEARTHLOG_EXTRA_GAMES, inherited)."""
     from service import logs
+    from service.extra_games import load_extra_games
+
+    load_extra_games()
     from service.app import create_app
 
     logs.configure()
@@ -228,8 +238,14 @@ async def export_from_database(
 
 def verify(args: argparse.Namespace) -> int:
     """Verify every match of an export file offline; exit 0 only when all pass."""
+    from service.extra_games import ExtraGamesError, load_extra_games
     from service.workers import ordered_map, usable_cores
 
+    try:
+        load_extra_games()  # the workers are forked from here, so they carry the same games
+    except ExtraGamesError as error:
+        print(f"hearthlog verify: {error}", file=sys.stderr)
+        return 2
     path = Path(args.file)
     if not path.is_file():
         print(f"no such file: {path}", file=sys.stderr)

@@ -24,7 +24,7 @@ from service import schemas, views
 from service.access import Access
 from service.errors import ServiceError, not_found
 from service.loading import Loaded, rules_of
-from service.store import ExportFilter, FinishedMatch, MatchRow, match_uuid
+from service.store import EventStore, ExportFilter, FinishedMatch, MatchRow, match_uuid
 
 CHUNK = 64 * 1024
 
@@ -32,15 +32,15 @@ CHUNK = 64 * 1024
 class ExportService:
     """Replays, exports and verification reports, over one event store."""
 
-    def __init__(self, store: object) -> None:
-        self.store: Any = store
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
         self.access = Access(store)
 
     async def replay(self, match_id: str) -> Replay:
         """A finished match event by event, with the whole state after each."""
         row = await self._finished(match_id, "its replay shows every hand and the deck order")
         events = await self.store.load(row.match_id)
-        seed = await self.store.server_seed(row.match_id)
+        seed = await self._seed(row.match_id)
         return full_replay(rules_of(row), row.match_id, seed, events)
 
     async def past_view(
@@ -59,7 +59,7 @@ class ExportService:
         """The export document of a finished match, as JSON bytes."""
         row = await self._finished(match_id, "its export carries the server seed")
         events = await self.store.load(row.match_id)
-        seed = await self.store.server_seed(row.match_id)
+        seed = await self._seed(row.match_id)
         return encode_export(document(FinishedMatch(row=row, server_seed=seed, events=events)))
 
     async def verification(self, match_id: str) -> Report:
@@ -70,7 +70,7 @@ class ExportService:
             return verify_chain(
                 match_id=row.match_id, game=row.game, rules_version=row.rules_version, events=events
             )
-        seed = await self.store.server_seed(row.match_id)
+        seed = await self._seed(row.match_id)
         return verify(document(FinishedMatch(row=row, server_seed=seed, events=events)))
 
     async def count(self, filters: ExportFilter) -> int:
@@ -87,6 +87,13 @@ class ExportService:
         if row is None:
             raise not_found(match_id)
         return row
+
+    async def _seed(self, match_id: str) -> bytes:
+        """The server seed of a match whose row was just read; 404 if it has gone since."""
+        seed = await self.store.server_seed(match_id)
+        if seed is None:
+            raise not_found(match_id)
+        return seed
 
     async def _finished(self, match_id: str, why: str) -> MatchRow:
         """The row of a finished match; 409 while it is still in the lobby or in play."""
@@ -139,7 +146,10 @@ def document(finished: FinishedMatch) -> MatchExport:
 
 
 async def export_lines(
-    store: Any, filters: ExportFilter, format: str, on_match: Callable[[], None] | None = None
+    store: EventStore,
+    filters: ExportFilter,
+    format: str,
+    on_match: Callable[[], None] | None = None,
 ) -> AsyncIterator[bytes]:
     """One NDJSON line per finished match, or a CSV header then one row per seat per match."""
     if format == "csv":

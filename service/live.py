@@ -1,10 +1,11 @@
 """Live play: Postgres notifications fanned out in the process, and each viewer's match stream.
 
 One LISTEN connection per server process hears ``<match_id>:<version>`` for every committed
-append (service.store sends it just after the append commits). The hub wakes that match's
-followers and tells the bot runner. A follower never trusts a notification's content: woken, it
-reads from the store every event after the last one it sent, so a notification lost (say while
-the listener reconnects) loses nothing, and nothing is sent twice. docs/live.md has the format.
+append (service.store sends it just after the append commits). The hub pokes that match's feed
+(service.fanout: one fold per followed match, whoever follows it) and tells the bot runner. A
+feed never trusts a notification's content: poked, it reads from the store every event after
+the last one it holds, so a notification lost (say while the listener reconnects) loses nothing,
+and each follower is sent every version once. docs/live.md has the format.
 """
 
 from __future__ import annotations
@@ -19,15 +20,11 @@ from typing import Any
 import asyncpg
 import msgspec
 
-from domain.core import match
-from domain.core.codec import event_decoder
-from projections.log import event_lines
-from service import views
 from service.background import Background
+from service.fanout import Feed, Served
 from service.loading import Loaded
 from service.matches import MatchService, parse_id
-from service.schemas import StreamUpdate
-from service.store import CHANNEL, StoredEvent
+from service.store import CHANNEL, EventStore
 
 log = logging.getLogger("hearthlog.live")
 HEARTBEAT = object()  # what a follower yields when the match was quiet for a heartbeat
@@ -53,40 +50,57 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Hub:
-    """In-process fan-out: a wake-up per follower of a match, and watchers of every match."""
+    """In-process fan-out: one feed per followed match (service.fanout), and watchers of all."""
 
     def __init__(self) -> None:
-        self._followers: dict[str, set[asyncio.Event]] = {}
+        self._feeds: dict[str, Feed] = {}
         self._watchers: list[Callable[[str, int | None], None]] = []
 
     @contextlib.contextmanager
-    def follow(self, match_id: str) -> Iterator[asyncio.Event]:
-        """An event set whenever the match may have changed, for as long as the block runs."""
-        woken = asyncio.Event()
-        self._followers.setdefault(match_id, set()).add(woken)
+    def follow(self, store: EventStore, loaded: Loaded, heartbeat: float) -> Iterator[Feed]:
+        """The match's feed, opened by its first follower, forgotten when its last one leaves."""
+        mid = loaded.row.match_id
+        feed = self._feeds.get(mid)
+        if feed is None:
+            feed = self._feeds[mid] = Feed(store, loaded, heartbeat)
+            feed.start()
+        else:
+            feed.poke()  # a newcomer sees at least what the store holds now
+        feed.followers += 1
         try:
-            yield woken
+            yield feed
         finally:
-            self._followers[match_id].discard(woken)
-            if not self._followers[match_id]:
-                del self._followers[match_id]
+            feed.followers -= 1
+            if not feed.followers:
+                feed.stop()
+                del self._feeds[mid]
 
     def watch(self, callback: Callable[[str, int | None], None]) -> None:
         """Call ``callback(match_id, version)`` on every notification."""
         self._watchers.append(callback)
 
     def publish(self, match_id: str, version: int | None = None) -> None:
-        """A match changed (to ``version``, if known): wake its followers, tell the watchers."""
-        for woken in self._followers.get(match_id, ()):
-            woken.set()
+        """A match changed (to ``version``, if known): poke its feed unless it holds that
+        version already, tell the watchers."""
+        feed = self._feeds.get(match_id)
+        if feed is not None and (version is None or version > feed.version):
+            feed.poke()
         for callback in self._watchers:
             callback(match_id, version)
 
     def resync(self) -> None:
-        """Notifications may have been lost: every follower re-reads from the store."""
-        for followers in self._followers.values():
-            for woken in followers:
-                woken.set()
+        """Notifications may have been lost: every feed re-reads from the store."""
+        for feed in self._feeds.values():
+            feed.poke()
+
+    def known(self, match_id: str) -> Loaded | None:
+        """The match (its row and rules) if this process follows it now, else None."""
+        feed = self._feeds.get(match_id)
+        return None if feed is None else feed.loaded
+
+    def followed(self) -> int:
+        """How many matches this process follows now."""
+        return len(self._feeds)
 
 
 class Listener(Background):
@@ -131,72 +145,35 @@ class Listener(Background):
 
 async def open_follow(
     service: MatchService, hub: Hub, match_id: str, token: str | None, after: int, heartbeat: float
-) -> AsyncIterator[StreamUpdate | object]:
+) -> AsyncIterator[Served | object]:
     """Check the match and the token now (a 404 or 401 before streaming), then ``follow``."""
-    seat = await service.viewer(match_id, token)
-    loaded = await service.cache.load(parse_id(match_id))
+    seat, mid = await service.viewer(match_id, token), parse_id(match_id)
+    loaded = hub.known(mid) or await service.cache.load(mid)  # a followed match exists
     return follow(service, hub, loaded, seat, after, heartbeat)
 
 
 async def follow(
     service: MatchService, hub: Hub, loaded: Loaded, seat: int | None, after: int, heartbeat: float
-) -> AsyncIterator[StreamUpdate | object]:
+) -> AsyncIterator[Served | object]:
     """The viewer's updates after version ``after``: everything missed in one, then one per change.
 
-    Yields HEARTBEAT when the match was quiet for ``heartbeat`` seconds (and then re-reads the
-    store anyway, in case a notification was lost).
+    Cut from the match's one feed in this process; yields HEARTBEAT when the match was quiet for
+    ``heartbeat`` seconds (the feed re-reads the store then anyway, in case a notification was
+    lost).
     """
-    mid, viewer = loaded.row.match_id, _Viewer(loaded, seat, after)
-    with hub.follow(mid) as woken:
+    with hub.follow(service.store, loaded, heartbeat) as feed:
+        sent, caught_up = after, False
         while True:
-            woken.clear()
-            for update in viewer.read(await service.store.load(mid, after=viewer.read_upto)):
+            tick = feed.tick
+            caught_up = caught_up or sent == feed.version > 0
+            served = feed.updates(seat, sent, caught_up)
+            for update in served:
                 yield update
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(woken.wait(), heartbeat)
+            if served:
+                sent, caught_up = served[-1].version, True
                 continue
-            yield HEARTBEAT
-
-
-class _Viewer:
-    """One viewer's fold of the match and what it has been sent."""
-
-    def __init__(self, loaded: Loaded, seat: int | None, after: int) -> None:
-        self.loaded, self.seat, self.sent = loaded, seat, after
-        self.decoder = event_decoder(loaded.game)
-        self.state: match.MatchState | None = None
-        self.read_upto = 0
-
-    def read(self, stored: list[StoredEvent]) -> list[StreamUpdate]:
-        """Updates for newly read events: the first read in one update, later ones per command."""
-        groups = [stored] if self.read_upto == 0 else _commands(stored)
-        return [update for group in groups if (update := self._update(group)) is not None]
-
-    def _update(self, group: list[StoredEvent]) -> StreamUpdate | None:
-        """Fold a group of events; an update if it holds any version not yet sent."""
-        if not group:
-            return None
-        lines = []
-        for stored in group:
-            event = self.decoder.decode(stored.data)
-            if stored.version > self.sent:
-                lines += event_lines(self.loaded.game, self.state, event, stored.version, self.seat)
-            self.state = match.evolve(self.loaded.game, self.state, event)
-        last, first = group[-1], max(group[0].version, self.sent + 1)
-        self.read_upto = last.version
-        if last.version <= self.sent:
-            return None
-        self.sent = last.version
-        now = msgspec.structs.replace(self.loaded, state=self.state, version=last.version)
-        view = views.match_view(now, self.seat, last.recorded_at)
-        return StreamUpdate(first=first, version=last.version, log=lines, view=view)
-
-
-def _commands(stored: list[StoredEvent]) -> list[list[StoredEvent]]:
-    """Events grouped by the command that caused them (its first event records the command)."""
-    groups: list[list[StoredEvent]] = []
-    for event in stored:
-        if not groups or "command" in event.metadata or event.version == 1:
-            groups.append([])
-        groups[-1].append(event)
-    return groups
+            try:
+                async with asyncio.timeout(heartbeat):
+                    await tick.wait()
+            except TimeoutError:
+                yield HEARTBEAT

@@ -15,7 +15,7 @@ from domain.core.decider import Game
 from domain.games import UnknownRules, latest, lookup
 from service import snapshots
 from service.errors import ServiceError, not_found
-from service.store import MatchRow
+from service.store import EventStore, MatchRow
 
 log = logging.getLogger("hearthlog.loading")
 
@@ -34,7 +34,8 @@ def game_of(game_id: str) -> Game:
     try:
         return latest(game_id)
     except UnknownRules:
-        raise ServiceError(422, f"unknown game {game_id!r}; the catalogue is at GET /games") from None
+        message = f"unknown game {game_id!r}; the catalogue is at GET /games"
+        raise ServiceError(422, message) from None
 
 
 def rules_of(row: MatchRow) -> Game:
@@ -64,7 +65,7 @@ class StateCache:
     is written in the background each time a remembered state passes a snapshot point.
     """
 
-    def __init__(self, store: Any, capacity: int = 2048) -> None:
+    def __init__(self, store: EventStore, capacity: int = 2048) -> None:
         self._store = store
         self._capacity = capacity
         self._states: OrderedDict[str, _Entry] = OrderedDict()

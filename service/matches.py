@@ -25,6 +25,7 @@ from service.loading import Loaded, StateCache, game_of
 from service.store import (
     CommandRecord,
     DuplicateCommand,
+    EventStore,
     MatchRow,
     NewEvent,
     NewMatch,
@@ -46,7 +47,7 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
 class MatchService:
     """Every use case of the REST API, over one event store."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: EventStore) -> None:
         self.store = store
         self.cache = StateCache(store)
         self.access = Access(store)

@@ -11,11 +11,12 @@ import msgspec
 from msgspec import Meta
 
 from domain.core.bots import bot_names
-from domain.games import GAMES
+from domain.games import BUILT_IN, GAMES
 from projections.log import LogLine
 
-# What a seat sees of the table: the View of the match's game (one per game in the catalogue).
-Board = functools.reduce(operator.or_, [GAMES[game_id].View for game_id in sorted(GAMES)])
+# What a seat sees of the table: the View of the match's game (one per game this release is built
+# with; the View of an extra game, HEARTHLOG_EXTRA_GAMES, is served but not in the document).
+Board = functools.reduce(operator.or_, [GAMES[game_id].View for game_id in BUILT_IN])
 # Text is stored in Postgres, which cannot hold a NUL character: refused here with a 400.
 NO_NUL = r"^[^\x00]*$"
 Name = Annotated[

@@ -4,6 +4,9 @@ The server is ``HEARTHLOG_TEST_DATABASE_URL`` (an admin URL on a server where da
 created) when set; else a testcontainers Postgres when a Docker engine answers; else an embedded
 Postgres in a temporary folder. The schema is migrated once into a template database, and each
 test that asks for ``database_url`` gets its own copy of it.
+
+Every session carries the test game Tally (tests/tally, two rules versions) beside the real
+games, so whatever runs over every registered game runs over it too.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from collections.abc import AsyncIterator, Iterator
 import asyncpg
 import pytest
 
+import tests.tally  # noqa: F401  (registers the test game Tally, rules versions 1 and 2)
 from service.migrations import apply_migrations
 from service.postgres import (
     create_database,

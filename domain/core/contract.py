@@ -122,7 +122,7 @@ def _view(book: Any, others: list[Any]) -> list[str]:
 def _initial(book: Any) -> list[str]:
     """The state before the first event is a value of its own, not None."""
     if book.initial is None or not isinstance(book.initial, msgspec.Struct):
-        return ["its initial state must be a frozen Struct of its own (the state before the deal), not None"]
+        return ["its initial state must be a Struct of its own (the state before the deal)"]
     return []
 
 

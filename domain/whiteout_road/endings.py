@@ -24,9 +24,10 @@ LAST_WATCH_FLOOD = 3
 
 
 def end_night(steps: Steps, ending: Ending, through: Wagon | None) -> None:
-    """The night is over; every seat is repaid (R9)."""
+    """The night is over; every seat is repaid (R9) under the match's rules version."""
     steps.then(NightEnded(night=steps.state.board.night, ending=ending, through=through))
-    steps.then(GratitudePaid(night=steps.state.board.night, lines=repayment(steps.state)))
+    lines = repayment(steps.state, steps.ruleset)
+    steps.then(GratitudePaid(night=steps.state.board.night, lines=lines))
 
 
 def arrived(steps: Steps, ending: Ending) -> bool:

@@ -1,11 +1,12 @@
-"""Recording events: a plain fold that never validates and never needs the generator."""
+"""Recording events: a plain fold that never validates and never needs the generator; and the
+game's decision steps, which fold each event as it is decided and carry the rules version."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from domain.core.steps import Steps
+from domain.core import steps
 from domain.whiteout_road.cards import WAGONS, pips
 from domain.whiteout_road.events import (
     CardFed,
@@ -52,6 +53,7 @@ from domain.whiteout_road.state import (
     with_seat,
     with_wagon,
 )
+from domain.whiteout_road.versions import Ruleset
 
 
 def evolve(state: State | Unopened, event: Event) -> State:
@@ -249,6 +251,15 @@ _RECORDERS: dict[type, Callable[[Any, Any], Any]] = {
 }
 
 
-def steps_from(state: State | Unopened) -> Steps:
+class Steps(steps.Steps):
+    """Deciding on the road: the events so far, the state they lead to, and the rules version."""
+
+    def __init__(self, state: State | Unopened, ruleset: Ruleset) -> None:
+        """Start from a state, under one rules version."""
+        super().__init__(state, evolve)
+        self.ruleset = ruleset
+
+
+def steps_from(state: State | Unopened, ruleset: Ruleset) -> Steps:
     """Decide step by step from a state, each rule seeing the road as it is by then."""
-    return Steps(state, evolve)
+    return Steps(state, ruleset)

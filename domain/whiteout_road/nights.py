@@ -15,11 +15,14 @@ from domain.whiteout_road.options import (
     scripted_deal,
 )
 from domain.whiteout_road.state import UNOPENED, Camp, Table, Traveller, seats_in
+from domain.whiteout_road.versions import Ruleset
 
 
-def open_road(options: Options, names: tuple[str, ...], rng: Rng) -> list[Event]:
+def open_road(
+    options: Options, names: tuple[str, ...], rng: Rng, ruleset: Ruleset
+) -> list[Event]:
     """The opening events: the table, night 1's deal and its first Fate flips."""
-    steps = steps_from(UNOPENED)
+    steps = steps_from(UNOPENED, ruleset)
     steps.then(
         RoadOpened(
             names=names,

@@ -14,11 +14,14 @@ from domain.whiteout_road.evolve import Steps, steps_from
 from domain.whiteout_road.legal import trail_wagons
 from domain.whiteout_road.nights import carry_on
 from domain.whiteout_road.state import Beat, Gambit, Over, State, seats_in
+from domain.whiteout_road.versions import Ruleset
 
 SUIT_PLAYS = {"load": "load", "push": "push", "fling": "be flung"}
 
 
-def decide_steps(state: State, seat: int, command: Commit | Concede, rng: Rng) -> Steps:
+def decide_steps(
+    state: State, seat: int, command: Commit | Concede, rng: Rng, ruleset: Ruleset
+) -> Steps:
     """The events a seat's command causes and the state they lead to, or a RuleViolation."""
     if isinstance(state, Over):
         raise WrongPhase("the match is over")
@@ -26,8 +29,8 @@ def decide_steps(state: State, seat: int, command: Commit | Concede, rng: Rng) -
         raise WrongPhase("no night is in play")
     check_seat(state, seat)
     if isinstance(command, Concede):
-        return concede(state, seat, rng)
-    return commit(state, seat, command, rng)
+        return concede(state, seat, rng, ruleset)
+    return commit(state, seat, command, rng, ruleset)
 
 
 def check_seat(state: Beat | Gambit, seat: int) -> None:
@@ -38,12 +41,12 @@ def check_seat(state: Beat | Gambit, seat: int) -> None:
         raise NotYourTurn("you have conceded this match")
 
 
-def commit(state: Beat | Gambit, seat: int, command: Commit, rng: Rng) -> Steps:
+def commit(state: Beat | Gambit, seat: int, command: Commit, rng: Rng, ruleset: Ruleset) -> Steps:
     """R4, R6: the card goes face down; the last commitment reveals them all and play goes on."""
     check_owes(state, seat)
     check_card(state, seat, command.card)
     check_play(state, command)
-    steps = steps_from(state)
+    steps = steps_from(state, ruleset)
     steps.then(PlayCommitted(seat=seat, card=command.card, play=command.play, wagon=command.wagon))
     settle(steps, rng)
     return steps
@@ -124,9 +127,9 @@ def check_trail(state: Beat | Gambit, command: Commit) -> None:
         )
 
 
-def concede(state: Beat | Gambit, seat: int, rng: Rng) -> Steps:
+def concede(state: Beat | Gambit, seat: int, rng: Rng, ruleset: Ruleset) -> Steps:
     """R10: the hand is set aside; the last seat still in wins at once; a last owed card reveals."""
-    steps = steps_from(state)
+    steps = steps_from(state, ruleset)
     traveller = state.seats[seat]
     pending = () if traveller.pending is None else (traveller.pending.card,)
     steps.then(SeatConceded(seat=seat, set_aside=(*traveller.hand, *pending)))

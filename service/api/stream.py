@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-import msgspec
 from litestar import Controller, Request, get
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, HeaderParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from service.api.common import caller, errors
+from service.fanout import Served
 from service.live import HEARTBEAT, open_follow
 from service.schemas import StreamUpdate
 
@@ -61,10 +61,10 @@ class StreamController(Controller):
 
 
 async def messages(updates: AsyncIterator[object]) -> AsyncIterator[ServerSentEventMessage]:
-    """Each update as an SSE message with the version as its id; heartbeats as comments."""
+    """Each update as an SSE message with the version as its id (its JSON encoded once by the
+    feed for every follower who sees the same); heartbeats as comments."""
     async for update in updates:
-        if update is HEARTBEAT or not isinstance(update, StreamUpdate):
+        if update is HEARTBEAT or not isinstance(update, Served):
             yield ServerSentEventMessage(comment="heartbeat", data=None)
             continue
-        data = msgspec.json.encode(update).decode()
-        yield ServerSentEventMessage(id=update.version, event="update", data=data)
+        yield ServerSentEventMessage(id=update.version, event="update", data=update.data)

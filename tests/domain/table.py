@@ -15,11 +15,10 @@ from typing import Any
 import pytest
 
 from domain.core import match
-from domain.core.decider import Concede, LogEntry
+from domain.core.decider import Concede, LogEntry, Rulebook
 from domain.core.errors import RuleViolation
 from domain.core.match import JoinSeat, MatchCreated, StartMatch
 from domain.core.rng import Rng
-from domain.core.decider import Rulebook
 
 
 class PracticeTable:

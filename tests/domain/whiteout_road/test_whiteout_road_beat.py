@@ -5,7 +5,7 @@ from __future__ import annotations
 from whiteout_road_support import Table, stacked
 
 from domain.core.errors import NotYourTurn
-from domain.whiteout_road import GAME
+from domain.whiteout_road import GAME_V1 as GAME
 from domain.whiteout_road.commands import Commit
 from domain.whiteout_road.events import (
     CardFed,

@@ -11,7 +11,7 @@ import pytest
 from whiteout_road_support import PLAYERS
 
 from domain.core.rng import Rng
-from domain.whiteout_road import GAME
+from domain.whiteout_road import GAME_V1 as GAME
 from domain.whiteout_road.events import NightEnded
 from domain.whiteout_road.options import BURIAL_MARKS, Options
 from tests.domain.random_play import any_legal, random_play

@@ -8,7 +8,7 @@ from whiteout_road_scripts import (
 )
 from whiteout_road_support import Table, stacked
 
-from domain.whiteout_road import GAME
+from domain.whiteout_road import GAME_V1 as GAME
 from domain.whiteout_road.commands import Commit
 from domain.whiteout_road.events import (
     CardFed,

@@ -19,7 +19,8 @@ from typing import Any
 import msgspec
 from whiteout_road_random import random_match
 
-from domain.whiteout_road import GAME, log, observer
+from domain.whiteout_road import GAME_V1 as GAME
+from domain.whiteout_road import log, observer
 from domain.whiteout_road.cards import RANK_NAMES, SUIT_NAMES, is_spade
 from domain.whiteout_road.events import Commitment, PlayCommitted
 from domain.whiteout_road.legal import gambit_play

@@ -14,8 +14,8 @@ from domain.core.decider import Concede
 from domain.core.errors import RuleViolation, WrongPhase
 from domain.core.match import MatchCreated, Table
 from domain.core.rng import Rng
-from domain.registry import GAMES
-from domain.whiteout_road import GAME
+from domain.registry import lookup
+from domain.whiteout_road import GAME_V1 as GAME
 from domain.whiteout_road.cards import CARDS, WHITEOUT
 from domain.whiteout_road.commands import Commit
 from domain.whiteout_road.events import NightDealt, RoadOpened
@@ -42,8 +42,8 @@ def play_out(events: list[Any], chooser: random.Random) -> list[Any]:
 
 
 def test_the_game_is_registered_under_its_id():
-    """The package registers itself as 'whiteout-road'."""
-    assert GAMES["whiteout-road"] is GAME
+    """The package registers itself as 'whiteout-road', rules version 1 among its versions."""
+    assert lookup("whiteout-road", "1") is GAME
     assert (GAME.title, GAME.rules_version, GAME.min_seats, GAME.max_seats) == (
         "Whiteout Road",
         "1",

@@ -6,7 +6,7 @@ from whiteout_road_scripts import food_through_on_a_flip
 from whiteout_road_support import Table, stacked
 
 from domain.core.errors import NotYourTurn
-from domain.whiteout_road import GAME
+from domain.whiteout_road import GAME_V1 as GAME
 from domain.whiteout_road.commands import Commit
 from domain.whiteout_road.events import (
     GratitudePaid,

@@ -8,7 +8,7 @@ from whiteout_road_support import PLAYERS, RNG, Table, stacked
 
 from domain.core import match
 from domain.core.errors import RuleViolation
-from domain.whiteout_road import GAME
+from domain.whiteout_road import GAME_V1 as GAME
 from domain.whiteout_road.cards import CARDS, EVERY_CARD, WHITEOUT, pips, title, wagon_of
 from domain.whiteout_road.events import NightDealt, RoadOpened
 from domain.whiteout_road.options import BURIAL_MARKS, HAND_SIZES, Options

@@ -8,9 +8,9 @@ from typing import Any
 
 from whiteout_road_support import PLAYERS
 
-from domain.core.decider import Concede
+from domain.core.decider import Concede, Rulebook
 from domain.core.rng import Rng
-from domain.whiteout_road import GAME
+from domain.whiteout_road import GAME_V1 as GAME
 from domain.whiteout_road.options import BURIAL_MARKS, Options
 from tests.domain.random_play import Batch, random_play
 
@@ -25,12 +25,12 @@ def random_options(chooser: random.Random, seats: int) -> Options:
     return Options(burial_mark=BURIAL_MARKS[seats] + chooser.randint(-6, 6))
 
 
-def match_setup(index: int) -> tuple[random.Random, Rng, list[Any]]:
+def match_setup(index: int, game: Rulebook = GAME) -> tuple[random.Random, Rng, list[Any]]:
     """Match number ``index``: its move chooser, its generator and its opening events."""
     chooser = random.Random(index)
     seats = 2 + index % 5
     rng = Rng(f"whiteout road random match {index}".encode())
-    return chooser, rng, GAME.setup(random_options(chooser, seats), PLAYERS[:seats], rng)
+    return chooser, rng, game.setup(random_options(chooser, seats), PLAYERS[:seats], rng)
 
 
 def next_command(chooser: random.Random, state: Any) -> tuple[int, Any]:
@@ -44,7 +44,7 @@ def next_command(chooser: random.Random, state: Any) -> tuple[int, Any]:
     return seat, chooser.choice(legal)
 
 
-def random_match(index: int) -> Iterator[Batch]:
-    """Each batch of random match ``index``, its opening first."""
-    chooser, rng, opening = match_setup(index)
-    return random_play(GAME, opening, rng, lambda state: next_command(chooser, state), MAX_COMMANDS)
+def random_match(index: int, game: Rulebook = GAME) -> Iterator[Batch]:
+    """Each batch of random match ``index`` (rules version 1 unless told), its opening first."""
+    chooser, rng, opening = match_setup(index, game)
+    return random_play(game, opening, rng, lambda state: next_command(chooser, state), MAX_COMMANDS)

@@ -1,11 +1,16 @@
-"""Helpers for the Whiteout Road tests: scripted practice nights and a table to play them on."""
+"""Helpers for the Whiteout Road tests: scripted practice nights and a table to play them on.
+
+The tests play rules version 1 unless they name another (the versions differ only where
+docs/rules/whiteout-road.md says so, and test_whiteout_road_versions.py pins each difference).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from domain.core.decider import Rulebook
 from domain.core.rng import Rng
-from domain.whiteout_road import GAME
+from domain.whiteout_road import GAME_V1 as GAME
 from domain.whiteout_road.cards import CARDS, WHITEOUT
 from domain.whiteout_road.commands import Commit
 from domain.whiteout_road.events import Event
@@ -59,9 +64,15 @@ def _padding_place(card: str) -> int:
 class Table(PracticeTable):
     """A practice table of Whiteout Road, played command by command."""
 
-    def __init__(self, nights: tuple[list[str], ...] = (), players: int = 2, **options: Any):
-        """Open the table with scripted nights and run setup."""
-        super().__init__(GAME, RNG, Options(deal=[list(n) for n in nights] or None, **options),
+    def __init__(
+        self,
+        nights: tuple[list[str], ...] = (),
+        players: int = 2,
+        game: Rulebook = GAME,
+        **options: Any,
+    ):
+        """Open the table with scripted nights (under rules version 1 by default) and run setup."""
+        super().__init__(game, RNG, Options(deal=[list(n) for n in nights] or None, **options),
                          PLAYERS[:players])
 
     def commit(self, seat: int, text: str) -> list[Event]:
@@ -70,7 +81,7 @@ class Table(PracticeTable):
 
     def beat(self, *plays: str) -> list[Event]:
         """Every seat still owing commits, in seat order; the events of them all."""
-        owing = GAME.to_act(self.state)
+        owing = self.game.to_act(self.state)
         assert len(owing) == len(plays), f"seats {owing} owe a card"
         return [event for seat, text in zip(owing, plays) for event in self.commit(seat, text)]
 

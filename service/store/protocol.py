@@ -1,0 +1,129 @@
+"""The EventStore protocol every backend keeps, and the checks the backends share."""
+
+from __future__ import annotations
+
+import functools
+import uuid
+from collections.abc import AsyncIterator
+from datetime import datetime
+from typing import Any, Protocol
+
+import msgspec
+
+from service.snapshots import Snapshot
+from service.store.records import (
+    STATUSES,
+    CommandRecord,
+    ExportFilter,
+    FinishedMatch,
+    MatchRow,
+    NewEvent,
+    NewMatch,
+    StoredEvent,
+    StoreError,
+)
+
+
+class EventStore(Protocol):
+    """What the application needs from a store; every backend passes the same contract tests."""
+
+    async def create_match(self, new: NewMatch) -> StoredEvent: ...
+
+    async def append(
+        self,
+        match_id: str,
+        expected_version: int,
+        events: list[NewEvent],
+        *,
+        status: str,
+        summary: dict[str, Any],
+        seats_taken: int | None = None,
+        finished: bool = False,
+        seat_token: tuple[int, bytes] | None = None,
+        command: CommandRecord | None = None,
+    ) -> list[StoredEvent]: ...
+
+    async def load(
+        self, match_id: str, after: int = 0, upto: int | None = None
+    ) -> list[StoredEvent]: ...
+
+    async def get_match(self, match_id: str) -> MatchRow | None: ...
+
+    async def list_matches(
+        self,
+        *,
+        game: str | None = None,
+        status: str | None = None,
+        tournament: str | None = None,
+        practice: bool | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> list[MatchRow]: ...
+
+    async def find_command(self, match_id: str, command_id: str) -> CommandRecord | None: ...
+
+    async def seat_for_token(self, match_id: str, token_hash: bytes) -> int | None: ...
+
+    async def host_token_hash(self, match_id: str) -> bytes | None: ...
+
+    async def server_seed(self, match_id: str) -> bytes | None: ...
+
+    def finished_matches(
+        self, filters: ExportFilter, *, events: bool = True
+    ) -> AsyncIterator[FinishedMatch]: ...
+
+    async def count_finished(self, filters: ExportFilter) -> int: ...
+
+    async def due_matches(self, *, bot_delay: float, limit: int = 100) -> list[str]: ...
+
+    async def save_snapshot(
+        self, match_id: str, version: int, fingerprint: str, state: bytes
+    ) -> None: ...
+
+    async def latest_snapshot(self, match_id: str) -> Snapshot | None: ...
+
+
+@functools.lru_cache(maxsize=20_000)
+def match_uuid(match_id: str) -> uuid.UUID | None:
+    """The match id as a UUID, or None when it is not one (so no match can have it); kept,
+    since every request parses its match's id several times."""
+    try:
+        return uuid.UUID(str(match_id))
+    except ValueError:
+        return None
+
+
+def exportable(row: MatchRow, filters: ExportFilter) -> bool:
+    """Whether a match is finished and passes every given export filter (as the SQL does)."""
+    when = row.finished_at
+    return (
+        row.status == "finished"
+        and when is not None
+        and filters.tournament in (None, row.tournament)
+        and filters.game in (None, row.game)
+        and (filters.finished_after is None or when >= filters.finished_after)
+        and (filters.finished_before is None or when < filters.finished_before)
+    )
+
+
+
+
+def is_due(row: MatchRow, bot_delay: float, now: datetime) -> bool:
+    """In play, and a bot to act has waited ``bot_delay`` seconds or the turn clock ran out."""
+    if row.status != "playing":
+        return False
+    idle = (now - row.updated_at).total_seconds()
+    clock = row.summary.get("turn_seconds")
+    bot_waiting = bool(row.summary.get("bot_to_act")) and idle >= bot_delay
+    return bot_waiting or (clock is not None and idle >= clock)
+
+
+def check_write(status: str, events: list[NewEvent]) -> None:
+    """Refuse an unknown status or event data that is not JSON, before anything is written."""
+    if status not in STATUSES:
+        raise StoreError(f"unknown match status {status!r}")
+    for event in events:
+        try:
+            msgspec.json.decode(event.data)
+        except msgspec.DecodeError as error:
+            raise StoreError(f"event {event.type} data is not JSON: {error}") from error

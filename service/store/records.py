@@ -1,0 +1,128 @@
+"""The event store's records and errors: what goes in, what comes out, why a write is refused."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import msgspec
+
+STATUSES = ("lobby", "playing", "finished")
+CHANNEL = "hearthlog"  # Postgres announces each committed append here as <match_id>:<version>
+
+
+class NewEvent(msgspec.Struct, frozen=True, kw_only=True):
+    """An event to append: its tag, its canonical JSON bytes and free-form metadata."""
+
+    type: str
+    data: bytes
+    metadata: dict[str, Any] = {}
+
+
+class NewMatch(msgspec.Struct, frozen=True, kw_only=True):
+    """A match to create: its row, its secrets (server seed, host token hash) and first event."""
+
+    match_id: str
+    game: str
+    rules_version: str
+    seats: int
+    practice: bool
+    tournament: str | None
+    label: str | None
+    seed_commitment: str
+    server_seed: bytes
+    host_token_hash: bytes | None
+    first: NewEvent
+    summary: dict[str, Any]
+
+
+class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
+    """An event as stored; ``data`` is exactly the bytes appended (and hashed)."""
+
+    match_id: str
+    version: int
+    type: str
+    data: bytes
+    metadata: dict[str, Any]
+    recorded_at: datetime
+    hash: bytes
+
+
+class MatchRow(msgspec.Struct, frozen=True, kw_only=True):
+    """A match's row without its secrets (server seed, host token hash)."""
+
+    match_id: str
+    game: str
+    rules_version: str
+    status: str
+    seats: int
+    seats_taken: int
+    practice: bool
+    tournament: str | None
+    label: str | None
+    version: int
+    head_hash: bytes
+    seed_commitment: str
+    summary: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+
+
+class CommandRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """The first answer to a command id, kept so a retry gets the same bytes."""
+
+    command_id: str
+    seat: int | None
+    response: bytes
+    status_code: int
+    version: int
+    recorded_at: datetime | None = None
+
+
+class ExportFilter(msgspec.Struct, frozen=True, kw_only=True):
+    """Which finished matches to export: finished_after <= finished_at < finished_before."""
+
+    tournament: str | None = None
+    game: str | None = None
+    finished_after: datetime | None = None
+    finished_before: datetime | None = None
+
+
+class FinishedMatch(msgspec.Struct, frozen=True, kw_only=True):
+    """A finished match for export: its row, its now-published server seed, its events."""
+
+    row: MatchRow
+    server_seed: bytes
+    events: list[StoredEvent]
+
+
+class StoreError(Exception):
+    """The store refused a write."""
+
+
+class UnknownMatch(StoreError):
+    """No match has this id."""
+
+    def __init__(self, match_id: str) -> None:
+        super().__init__(f"no match {match_id}")
+        self.match_id = match_id
+
+
+class VersionConflict(StoreError):
+    """Another writer moved the match on; reload and decide again."""
+
+    def __init__(self, current: int, expected: int | None = None) -> None:
+        wanted = "" if expected is None else f", not {expected}"
+        super().__init__(f"the match is at version {current}{wanted}")
+        self.current = current
+        self.expected = expected
+
+
+class DuplicateCommand(StoreError):
+    """This command id was already recorded for the match; nothing was written."""
+
+    def __init__(self, match_id: str, command_id: str) -> None:
+        super().__init__(f"command {command_id} was already applied to match {match_id}")
+        self.match_id = match_id
+        self.command_id = command_id

@@ -1,0 +1,224 @@
+"""Live fan-out from one fold, in process: one store read per change however many follow, and
+each follower still gets exactly its own updates, late, behind or resumed."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import msgspec
+import pytest
+
+from domain.core import match
+from projections.log import seat_log
+from service import schemas, views
+from service.fanout import Feed
+from service.live import Hub, follow
+from service.loading import Loaded, decode_events
+from service.matches import MatchService
+from service.memory_store import MemoryStore
+
+QUIET = 60.0  # a heartbeat far longer than any test, so every read counted is a change's
+
+
+class CountingStore(MemoryStore):
+    """The memory store, counting the event reads (loads) made of it while ``counting``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loads, self.counting = 0, True
+
+    async def load(self, match_id: str, after: int = 0, upto: int | None = None) -> Any:
+        """Count, then read."""
+        self.loads += self.counting
+        return await super().load(match_id, after, upto)
+
+
+class Table:
+    """A started match of people in process, played by random legal commands."""
+
+    def __init__(self, service: MatchService, match_id: str, tokens: list[str]) -> None:
+        self.service, self.match_id, self.tokens = service, match_id, tokens
+
+    @classmethod
+    async def open(cls, service: MatchService, seats: int) -> Table:
+        """Create, seat and start a Wick & Ember match."""
+        created = await service.create(schemas.CreateMatch(game="wick-and-ember", seats=seats))
+        tokens = []
+        for n in range(seats):
+            answer = await service.join(created.match_id, schemas.JoinSeat(name=f"P{n}"))
+            tokens.append(answer.token or "")
+        await service.start(created.match_id, created.host_token)
+        return cls(service, created.match_id, tokens)
+
+    async def play(self, rng: random.Random) -> int | None:
+        """One random legal command by a seat to act; the new version (None: it is over)."""
+        for token in self.tokens:
+            actions = (await self.service.legal_actions(self.match_id, token)).actions
+            if actions:
+                body = schemas.SendCommand(command=rng.choice(actions).command)
+                await self.service.command(self.match_id, token, body)
+                return (await self.service.cache.load(self.match_id)).version
+        return None
+
+
+async def collect(
+    updates: Any, into: list[Any], until: int, arrived: asyncio.Event | None = None
+) -> None:
+    """Keep a follower's updates until one reaches version ``until``; set ``arrived`` on each."""
+    async for update in updates:
+        into.append(update)
+        if arrived is not None:
+            arrived.set()
+        if getattr(update, "version", 0) >= until:
+            return
+
+
+async def expected(store: MemoryStore, loaded: Loaded, seat: int | None) -> list[Any]:
+    """What the seat may read of the whole log, as the log projection gives it."""
+    events = decode_events(loaded.game, await store.load(loaded.row.match_id))
+    return [msgspec.to_builtins(line) for line in seat_log(loaded.game, events, seat)]
+
+
+def view_at(store_events: list[Any], loaded: Loaded, seat: int | None, version: int) -> Any:
+    """The seat's view of the fold of the first ``version`` events (its board and to_act)."""
+    state = match.fold(loaded.game, decode_events(loaded.game, store_events[:version]))
+    now = msgspec.structs.replace(loaded, state=state, version=version)
+    view = views.match_view(now, seat, store_events[version - 1].recorded_at)
+    return msgspec.json.decode(msgspec.json.encode(view))
+
+
+async def test_many_followers_cost_one_store_read_per_change_and_each_gets_its_own_view():
+    """Given three seats and twenty spectators following one match in one process, when the
+    seats play twenty commands, each announced, then the store is read once per command, every
+    follower's log is exactly its seat's (private lines only its own) and every view is the one
+    of its seat at its version."""
+    store = CountingStore()
+    service, hub = MatchService(store), Hub()
+    table = await Table.open(service, 3)
+    loaded = await service.cache.load(table.match_id)
+    seats: list[int | None] = [0, 1, 2, *[None] * 20]
+    got: list[list[Any]] = [[] for _ in seats]
+    streams = [follow(service, hub, loaded, seat, 0, QUIET) for seat in seats]
+    await asyncio.gather(*(collect(s, g, loaded.version) for s, g in zip(streams, got)))
+    await asyncio.sleep(0.05)  # the feed's read for the newcomers' pokes
+    store.counting, store.loads, rng, version = False, 0, random.Random(7), loaded.version
+    arrived = asyncio.Event()
+    tasks = [asyncio.create_task(collect(s, g, 10**9, arrived)) for s, g in zip(streams, got)]
+    for _ in range(20):
+        version = await table.play(rng) or version
+        store.counting = True  # only the fan-out's reads, not the commands' own
+        hub.publish(table.match_id, version)
+        while any(g[-1].version < version for g in got):
+            arrived.clear()
+            await arrived.wait()
+        store.counting = False
+    per_change = store.loads
+    for task in tasks:
+        task.cancel()
+    events = await store.load(table.match_id)
+
+    assert per_change == 20
+    for seat, updates in zip(seats, got):
+        lines = [msgspec.to_builtins(line) for u in updates for line in u.update.log]
+        assert lines == await expected(store, loaded, seat)
+        last = updates[-1]
+        assert msgspec.json.decode(last.data)["view"] == view_at(events, loaded, seat, last.version)
+    assert any(line.private for u in got[0] for line in u.update.log)
+    assert not any(line.private for updates in got[3:] for u in updates for line in u.update.log)
+
+
+async def test_a_late_or_resuming_follower_gets_everything_after_its_version_in_one_update():
+    """Given a match twelve commands in, when a seat follows from version 5 (Last-Event-ID),
+    then its first update covers 6 to the head with its lines from 6 on, and the next change
+    comes alone."""
+    store = CountingStore()
+    service, hub = MatchService(store), Hub()
+    table = await Table.open(service, 2)
+    rng = random.Random(3)
+    for _ in range(12):
+        await table.play(rng)
+    loaded = await service.cache.load(table.match_id)
+    spectator, got = follow(service, hub, loaded, None, 0, QUIET), []
+    await collect(spectator, got, loaded.version)
+    resumed, later = follow(service, hub, loaded, 1, 5, QUIET), []
+    await collect(resumed, later, loaded.version)
+    version = await table.play(rng) or loaded.version
+    hub.publish(table.match_id, version)
+    await collect(resumed, later, version)
+
+    first, then = later[0].update, later[1].update
+    assert (first.first, first.version) == (6, loaded.version)
+    assert [msgspec.to_builtins(x) for x in first.log] == [
+        line for line in await expected(store, loaded, 1) if line["version"] >= 6
+        and line["version"] <= loaded.version]
+    assert (then.first, then.version) == (loaded.version + 1, version)
+
+
+async def test_a_follower_further_behind_than_the_window_gets_one_merged_update():
+    """Given a feed keeping four changes that moved on twelve commands past a follower's
+    version, then that follower's next update is one covering all of them; one within the
+    window gets one update per command."""
+    store = CountingStore()
+    service = MatchService(store)
+    table = await Table.open(service, 2)
+    rng = random.Random(5)
+    for _ in range(12):
+        await table.play(rng)
+    loaded = await service.cache.load(table.match_id)
+    feed = Feed(store, loaded, QUIET, window=4)
+    feed.advance(await store.load(table.match_id))
+    recent = feed.changes[-3].first - 1
+
+    behind = feed.updates(0, 1, caught_up=True)
+    close = feed.updates(0, recent, caught_up=True)
+
+    assert [(u.update.first, u.version) for u in behind] == [(2, feed.version)]
+    assert [u.version for u in close] == [c.last for c in list(feed.changes)[-3:]]
+    assert len(feed.changes) == 4
+
+
+async def test_a_match_is_forgotten_when_its_last_follower_leaves():
+    """Given two followers of a match, when one leaves the process still follows it; when the
+    other leaves too, the hub holds no feed and an announcement reads nothing."""
+    store = CountingStore()
+    service, hub = MatchService(store), Hub()
+    table = await Table.open(service, 2)
+    loaded = await service.cache.load(table.match_id)
+    first, second = (follow(service, hub, loaded, n, 0, QUIET) for n in (0, 1))
+    await collect(first, [], loaded.version)
+    await collect(second, [], loaded.version)
+    still = hub.followed()
+
+    await first.aclose()
+    after_one = hub.followed()
+    await second.aclose()
+    reads = store.loads
+    hub.publish(table.match_id, loaded.version + 1)
+    await asyncio.sleep(0.01)
+
+    assert (still, after_one, hub.followed(), store.loads) == (1, 1, 0, reads)
+
+
+async def test_a_read_that_does_not_decode_leaves_the_feed_as_it_was():
+    """Given a feed at the head of a match, when it is handed a good event and then one no
+    decoder knows, then it raises and holds the same version, log and changes as before."""
+    store = CountingStore()
+    service = MatchService(store)
+    table = await Table.open(service, 2)
+    await table.play(random.Random(1))
+    events = await store.load(table.match_id)
+    loaded = await service.cache.load(table.match_id)
+    feed = Feed(store, loaded, QUIET)
+    feed.advance(events[:-1])
+    before = (feed.version, len(feed.entries), len(feed.changes), feed.state)
+    bad = msgspec.structs.replace(events[-1], version=events[-1].version + 1,
+                                  data=b'{"type": "no_such_event"}')
+
+    with pytest.raises(msgspec.ValidationError):
+        feed.advance([events[-1], bad])
+
+    assert (feed.version, len(feed.entries), len(feed.changes), feed.state) == before
+    feed.advance(events[-1:])
+    assert feed.version == events[-1].version
