@@ -8,13 +8,12 @@ see (a spectator without a token or with the host's), ``host`` to start the matc
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgspec
 
 from service import auth
 from service.errors import forbidden, not_found, unauthorized
 from service.logs import current_seat
+from service.store import EventStore
 
 NEEDS_TOKEN = "send 'Authorization: Bearer <token>'"
 
@@ -29,7 +28,7 @@ class Caller(msgspec.Struct, frozen=True, kw_only=True):
 class Access:
     """The token checks of every use case, over one event store."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: EventStore) -> None:
         self.store = store
 
     async def caller(self, match_id: str, token: str) -> Caller:
