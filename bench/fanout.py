@@ -92,7 +92,8 @@ async def play_one(service: Any, match_id: str, tokens: list[str], rng: random.R
     for token in tokens:
         actions = (await service.legal_actions(match_id, token)).actions
         if actions:
-            body = schemas().SendCommand(command=rng.choice(actions))
+            chosen = rng.choice(actions)  # a labelled action here, a bare command before
+            body = schemas().SendCommand(command=getattr(chosen, "command", chosen))
             await service.command(match_id, token, body)
             return int((await service.summary(match_id)).version)
     return 0

@@ -154,7 +154,8 @@ class Table:
         status, legal = await seat.request("GET", f"{path}/legal-actions")
         window.note(window.reads, began)
         self.sent += 1
-        body = {"command": self.rng.choice(legal["actions"]), "command_id": f"c{self.sent}"}
+        action = self.rng.choice(legal["actions"])
+        body = {"command": action["command"], "command_id": f"c{self.sent}"}
         began = time.perf_counter()
         status, answer = await seat.request("POST", f"{path}/commands", body)
         window.note(window.commands, began)

@@ -17,15 +17,16 @@ from litestar.openapi.plugins import JsonRenderPlugin, ScalarRenderPlugin
 from litestar.openapi.spec import Components, OpenAPI, SecurityScheme
 
 from service.api.common import errors
+from service.api.documents import TypedCommands, map_discriminators
 from service.api.exports import ExportController
 from service.api.games import GameController
 from service.api.matches import MatchController
 from service.api.replays import ReplayController
-from service.api.schemas import Body, Health
 from service.api.stream import StreamController
 from service.errors import ServiceError
 from service.logs import AccessLog
 from service.matches import MatchService
+from service.schemas import Body, Health
 
 MAX_BODY = 64 * 1024
 log = logging.getLogger("hearthlog")
@@ -213,8 +214,10 @@ def create_app(database_url: str | None = None) -> Litestar:
         },
         middleware=[AccessLog()],
         openapi_config=openapi_config(),
+        plugins=[TypedCommands()],
         lifespan=[orphan_guard, lifespan] if database_url else [],
         request_max_body_size=MAX_BODY,
     )
     closed_bodies(app.openapi_schema)
+    map_discriminators(app.openapi_schema)
     return app

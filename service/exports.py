@@ -20,9 +20,9 @@ from domain.core.decider import Game
 from projections.export import CSV_COLUMNS, MatchExport, build_export, csv_rows, encode_export
 from projections.replay import Replay, full_replay, state_at
 from projections.verify import Report, verify, verify_chain
-from service import auth, views
-from service.api import schemas
-from service.errors import ServiceError, forbidden, not_found, unauthorized
+from service import schemas, views
+from service.access import Access
+from service.errors import ServiceError, not_found
 from service.loading import Loaded, rules_of
 from service.store import EventStore, ExportFilter, FinishedMatch, MatchRow, match_uuid
 
@@ -34,6 +34,7 @@ class ExportService:
 
     def __init__(self, store: EventStore) -> None:
         self.store = store
+        self.access = Access(store)
 
     async def replay(self, match_id: str) -> Replay:
         """A finished match event by event, with the whole state after each."""
@@ -50,7 +51,7 @@ class ExportService:
         game = rules_of(row)
         _check_range(row, version, seat)
         if seat is not None and row.status != "finished":
-            await self._own_seat(row.match_id, token, seat)
+            await self.access.own_seat(row.match_id, token, seat)
         events = await self.store.load(row.match_id, upto=version)
         return seat_view(row, game, events, seat)
 
@@ -104,25 +105,6 @@ class ExportService:
                 f"{why}, so it is only available once the match is over",
             )
         return row
-
-    async def _own_seat(self, match_id: str, token: str | None, seat: int) -> None:
-        """While a match runs, only seat N's own token may see seat N's past."""
-        if token is None:
-            raise unauthorized(
-                f"seat {seat}'s view of a running match needs that seat's token: "
-                "send 'Authorization: Bearer <token>', or ask without ?seat for "
-                "the spectator's view"
-            )
-        caller = await self.store.seat_for_token(match_id, auth.token_hash(token))
-        if caller is None and auth.same_token(token, await self.store.host_token_hash(match_id)):
-            raise forbidden("the host token cannot see a seat's view while the match runs")
-        if caller is None:
-            raise unauthorized("the token is not valid for this match")
-        if caller != seat:
-            raise forbidden(
-                f"seat {caller} may replay only its own view while the match runs, "
-                f"not seat {seat}'s"
-            )
 
 
 def _check_range(row: MatchRow, version: int, seat: int | None) -> None:

@@ -27,8 +27,8 @@ from domain.core.codec import event_decoder
 from domain.core.decider import LogEntry
 from projections.log import LogLine, match_lines
 from service import views
-from service.api.schemas import StreamUpdate
 from service.loading import Loaded
+from service.schemas import StreamUpdate
 from service.store import EventStore, StoredEvent
 
 log = logging.getLogger("hearthlog.live")

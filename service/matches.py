@@ -14,15 +14,14 @@ from typing import Any
 import msgspec
 
 from domain.core import match
-from domain.core.codec import encode, tag_of
-from domain.core.decider import Concede
+from domain.core.codec import as_typed, command_decoder, encode, tag_of
+from domain.core.decider import Concede, Game
 from domain.core.errors import RuleViolation
 from projections.summary import summary as summarise
-from service import auth, views
-from service.api import schemas
-from service.errors import ServiceError, forbidden, not_found, unauthorized, version_clash
+from service import auth, schemas, views
+from service.access import Access
+from service.errors import ServiceError, not_found, version_clash
 from service.loading import Loaded, StateCache, game_of
-from service.logs import current_seat
 from service.store import (
     CommandRecord,
     DuplicateCommand,
@@ -51,6 +50,7 @@ class MatchService:
     def __init__(self, store: EventStore) -> None:
         self.store = store
         self.cache = StateCache(store)
+        self.access = Access(store)
         self._seeds: dict[str, bytes] = {}
 
     async def create(self, body: schemas.CreateMatch) -> schemas.MatchCreatedAnswer:
@@ -116,25 +116,25 @@ class MatchService:
 
     async def start(self, match_id: str, token: str | None) -> schemas.MatchSummary:
         """The host starts play once every seat is taken."""
-        await self._host(match_id, token)
+        await self.access.host(parse_id(match_id), token)
         await self._apply(match_id, None, match.StartMatch())
         return await self.summary(match_id)
 
     async def view(self, match_id: str, token: str | None) -> schemas.MatchView:
         """A seat's view with its token; the spectator's without one."""
-        seat = await self._viewer(match_id, token)
+        seat = await self.access.viewer(parse_id(match_id), token)
         loaded = await self.cache.load(parse_id(match_id))
         return views.match_view(loaded, seat)
 
     async def legal_actions(self, match_id: str, token: str | None) -> schemas.LegalActions:
         """Every complete command the caller's seat may send now."""
-        seat = await self._seat(match_id, token)
+        seat = await self.access.seat(parse_id(match_id), token)
         loaded = await self.cache.load(parse_id(match_id))
         return schemas.LegalActions(version=loaded.version, actions=views.actions(loaded, seat))
 
     async def log(self, match_id: str, token: str | None, after: int) -> schemas.LogPage:
         """Log lines after a version: public ones, plus the caller's private ones."""
-        seat = await self._viewer(match_id, token)
+        seat = await self.access.viewer(parse_id(match_id), token)
         loaded = await self.cache.load(parse_id(match_id))
         events = await self.store.load(loaded.row.match_id)
         return views.log_page(loaded, events, seat, after)
@@ -143,10 +143,10 @@ class MatchService:
         self, match_id: str, token: str | None, body: schemas.SendCommand
     ) -> tuple[int, bytes]:
         """Play a command for the caller's seat; a repeated command_id gets the first answer."""
-        seat = await self._seat(match_id, token)
         mid = parse_id(match_id)
+        seat = await self.access.seat(mid, token)
         loaded = self.cache.known(mid) or await self.cache.load(mid)
-        command = views.decode_command(loaded.game, body.command)
+        command = decode_command(loaded.game, body.command)
         try:
             done = await self._apply(
                 mid, seat, command, command_id=body.command_id, expected=body.expected_version
@@ -163,7 +163,7 @@ class MatchService:
 
     async def concede(self, match_id: str, token: str | None) -> schemas.CommandAnswer:
         """The caller's seat gives up the match."""
-        seat = await self._seat(match_id, token)
+        seat = await self.access.seat(parse_id(match_id), token)
         done = await self._apply(match_id, seat, Concede())
         return self._answer(done, seat)
 
@@ -177,7 +177,7 @@ class MatchService:
 
     async def viewer(self, match_id: str, token: str | None) -> int | None:
         """The seat a token views as (None: a spectator); 401 for a token not of this match."""
-        return await self._viewer(match_id, token)
+        return await self.access.viewer(parse_id(match_id), token)
 
     def _answer(self, done: Outcome, seat: int) -> schemas.CommandAnswer:
         """The version and the caller's new view."""
@@ -275,48 +275,6 @@ class MatchService:
             self._seeds[match_id] = seed
         return self._seeds[match_id]
 
-    async def _seat(self, match_id: str, token: str | None) -> int:
-        """The seat a token belongs to; 401 without a valid token, 403 for the host's."""
-        if token is None:
-            raise unauthorized("this needs a seat token: send 'Authorization: Bearer <token>'")
-        mid = parse_id(match_id)
-        seat = await self.store.seat_for_token(mid, auth.token_hash(token))
-        if seat is not None:
-            current_seat.set(seat)
-            return seat
-        if auth.same_token(token, await self._host_hash(mid)):
-            raise forbidden("the host token cannot act for a seat; join a seat to play")
-        raise unauthorized("the token is not valid for this match")
-
-    async def _viewer(self, match_id: str, token: str | None) -> int | None:
-        """The seat a viewer sees as: a seat for a seat token, a spectator for none or the host."""
-        if token is None:
-            return None
-        try:
-            return await self._seat(match_id, token)
-        except ServiceError as error:
-            if error.status == 403:
-                return None
-            raise
-
-    async def _host(self, match_id: str, token: str | None) -> None:
-        """Check the host token; 401 without a valid one, 403 for a seat's."""
-        if token is None:
-            raise unauthorized("this needs the host token: send 'Authorization: Bearer <token>'")
-        mid = parse_id(match_id)
-        if auth.same_token(token, await self._host_hash(mid)):
-            return
-        if await self.store.seat_for_token(mid, auth.token_hash(token)) is not None:
-            raise forbidden("only the host can start the match")
-        raise unauthorized("the token is not valid for this match")
-
-    async def _host_hash(self, match_id: str) -> bytes:
-        """The stored hash of the match's host token."""
-        stored = await self.store.host_token_hash(match_id)
-        if stored is None:
-            raise not_found(match_id)
-        return stored
-
 
 @contextmanager
 def rule_errors() -> Iterator[None]:
@@ -325,6 +283,15 @@ def rule_errors() -> Iterator[None]:
         yield
     except RuleViolation as violation:
         raise ServiceError(violation.status, violation.message) from None
+
+
+def decode_command(game: Game, command: dict[str, Any]) -> Any:
+    """The sent command as one of the match's game's commands (the one place a command is
+    decoded); 422 naming what is wrong otherwise."""
+    try:
+        return as_typed(command_decoder(game), command)
+    except msgspec.ValidationError as error:
+        raise ServiceError(422, f"invalid command: {error}") from None
 
 
 def _stamped(row: MatchRow, at: datetime) -> MatchRow:

@@ -106,7 +106,7 @@ class Table:
         self.actions, self.asked = answer["actions"], view["version"]
         print(render(view))
         for number, action in enumerate(self.actions, start=1):
-            print(f"  {number}. {describe(action, view)}")
+            print(f"  {number}. {action['label']}")
         ends = view.get("deadline")
         clock = f" (played for you at {ends[11:19]} UTC)" if ends else ""
         print(f"Your move{clock}: type a number, or q to leave.", flush=True)
@@ -119,7 +119,7 @@ class Table:
         if self.asked is None or not choice.isdigit() or not 1 <= int(choice) <= len(self.actions):
             print(f"Type a number from 1 to {len(self.actions)}, or q.", flush=True)
             return True
-        body = {"command": self.actions[int(choice) - 1], "expected_version": self.asked}
+        body = {"command": self.actions[int(choice) - 1]["command"], "expected_version": self.asked}
         sent = self.client.post(f"/matches/{self.match_id}/commands", json=body)
         if sent.status_code != 200:
             print(f"Not played: {sent.json().get('detail', sent.text)}", flush=True)
@@ -147,19 +147,6 @@ def render(view: dict[str, Any]) -> str:
         f"deck: {board.get('deck_size', '?')} cards"
     )
     return "\n".join(lines)
-
-
-def describe(action: dict[str, Any], view: dict[str, Any]) -> str:
-    """A command in words: 'play gale on Bryn', 'play lamp_warden on Bryn guessing gale'."""
-    names = {p["seat"]: p["name"] for p in view["players"]}
-    words = [action.get("type", "?"), str(action.get("card", ""))]
-    if action.get("target") is not None:
-        words.append(f"on {names.get(action['target'], action['target'])}")
-    if action.get("guess") is not None:
-        words.append(f"guessing {action['guess']}")
-    extra = {k: v for k, v in action.items() if k not in {"type", "card", "target", "guess"}}
-    words += [f"{key}={value}" for key, value in extra.items()]
-    return " ".join(word for word in words if word)
 
 
 def finished(view: dict[str, Any] | None) -> bool:

@@ -8,12 +8,9 @@ from typing import Any
 import msgspec
 
 from domain.core import match
-from domain.core.codec import as_typed, command_decoder
-from domain.core.decider import Game
 from projections.log import seat_log
-from service.api import schemas
+from service import schemas
 from service.clock import deadline
-from service.errors import ServiceError
 from service.loading import Loaded, decode_events
 
 
@@ -77,12 +74,17 @@ def match_view(
     )
 
 
-def actions(loaded: Loaded, seat: int) -> list[dict[str, Any]]:
-    """The seat's legal commands, as JSON objects ready to send back."""
-    state = loaded.state
-    if not isinstance(state, match.Table) or match.outcome(loaded.game, state) is not None:
+def actions(loaded: Loaded, seat: int) -> list[schemas.LegalAction]:
+    """The seat's legal commands, each ready to send back, with its label for a person."""
+    state, game = loaded.state, loaded.game
+    if not isinstance(state, match.Table) or match.outcome(game, state) is not None:
         return []
-    return [msgspec.to_builtins(c) for c in loaded.game.legal_actions(state.game, seat)]
+    return [
+        schemas.LegalAction(
+            command=msgspec.to_builtins(command), label=game.label(state.game, seat, command)
+        )
+        for command in game.legal_actions(state.game, seat)
+    ]
 
 
 def log_page(loaded: Loaded, stored: list[Any], seat: int | None, after: int) -> schemas.LogPage:
@@ -90,11 +92,3 @@ def log_page(loaded: Loaded, stored: list[Any], seat: int | None, after: int) ->
     events = decode_events(loaded.game, stored)
     version = stored[-1].version if stored else 0
     return schemas.LogPage(entries=seat_log(loaded.game, events, seat, after), version=version)
-
-
-def decode_command(game: Game, command: dict[str, Any]) -> Any:
-    """A typed command of the match's game; 422 naming what is wrong otherwise."""
-    try:
-        return as_typed(command_decoder(game), command)
-    except msgspec.ValidationError as error:
-        raise ServiceError(422, f"invalid command: {error}") from None

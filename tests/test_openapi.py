@@ -2,6 +2,8 @@
 
 import json
 
+from domain.core.contract import members, tag
+from domain.games import GAMES
 from service.cli import OPENAPI_PATH, openapi_text
 
 
@@ -27,3 +29,39 @@ def test_request_bodies_have_schemas_and_examples():
     text = openapi_text()
     assert '"wick-and-ember"' in text
     assert '"lamp_warden"' in text
+
+
+def test_the_document_lists_each_games_commands_as_a_union_tagged_by_type():
+    """Given the document, then every game has a command union whose tags name its members, and
+    a sent command (and a legal action) is any of those unions."""
+    schemas = json.loads(openapi_text())["components"]["schemas"]
+    unions = {"wick-and-ember": "WickAndEmberCommand", "whiteout-road": "WhiteoutRoadCommand"}
+    for game_id, name in unions.items():
+        book = GAMES[game_id]
+        mapping = schemas[name]["discriminator"]["mapping"]
+        assert set(mapping) == {tag(member) for member in members(book.Command)}
+        for ref in mapping.values():
+            assert ref.removeprefix("#/components/schemas/") in schemas
+    for holder in ("SendCommand", "LegalAction"):
+        refs = {choice["$ref"] for choice in schemas[holder]["properties"]["command"]["anyOf"]}
+        assert refs == {f"#/components/schemas/{name}" for name in unions.values()}
+
+
+def test_no_two_components_share_a_title():
+    """Given the document, then each component's title is its own (a generator names its classes
+    by title and drops the second one of a name)."""
+    schemas = json.loads(openapi_text())["components"]["schemas"]
+    titles = [schema.get("title", name) for name, schema in schemas.items()]
+    assert sorted(titles) == sorted(set(titles))
+
+
+def test_no_answer_is_typed_by_litestars_default_validation_error():
+    """Given the document, then every error answer is our ErrorBody (litestar's default 400 types
+    `extra` as null, object or array at once, which generators cannot read)."""
+    document = json.loads(openapi_text())
+    for path in document["paths"].values():
+        for operation in path.values():
+            for code, answer in operation["responses"].items():
+                if code.startswith(("4", "5")):
+                    schema = answer["content"]["application/json"]["schema"]
+                    assert schema == {"$ref": "#/components/schemas/ErrorBody"}, (code, operation)

@@ -41,6 +41,14 @@ class Concede(msgspec.Struct, tag="concede", frozen=True, kw_only=True):
     """A seat gives up the match; every game's command union includes it."""
 
 
+def plain_label(_state: Any, _seat: int, command: Any) -> str:
+    """A command as a line of text from its own fields alone: 'commit: card 7C, play feed'."""
+    fields = msgspec.to_builtins(command)
+    kind = fields.pop("type", type(command).__name__)
+    shown = ", ".join(f"{name} {value}" for name, value in fields.items() if value is not None)
+    return f"{kind}: {shown}" if shown else str(kind)
+
+
 @dataclass(frozen=True, eq=False)
 class Rulebook:
     """One game under one rules version: its types and its Decider functions.
@@ -58,6 +66,8 @@ class Rulebook:
     - ``secrets(state, seat | None)``: the texts of every hidden value that seat (None: a
       spectator) may not see now, as views and log lines would write them; the conformance
       suite's leak check (docs/conformance.md); registration refuses a game that leaves it None.
+    - ``label(state, seat, command)``: a short line naming one of the seat's legal commands for a
+      person ("Play Gale on Bryn"), from what that seat may see (default: ``plain_label``).
     """
 
     id: str
@@ -81,6 +91,7 @@ class Rulebook:
     outcome: Callable[[Any], Outcome | None]
     bots: Mapping[str, Choose] = field(default_factory=dict)
     secrets: Callable[[Any, int | None], frozenset[str]] | None = None
+    label: Callable[[Any, int, Any], str] = plain_label
 
     def decide(self, state: Any, seat: int, command: Any, rng: Rng) -> list[Any]:
         """The events a seat's command causes (``decide_steps`` without the state they lead to)."""

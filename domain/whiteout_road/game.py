@@ -9,6 +9,7 @@ from domain.whiteout_road import (
     audit,
     commands,
     events,
+    labels,
     log,
     nights,
     observer,
@@ -45,6 +46,7 @@ def rulebook(ruleset: Ruleset) -> Rulebook:
         log_entries=log.log_entries,
         outcome=outcome.outcome,
         secrets=audit.secrets,
+        label=labels.label,
     )
 
 

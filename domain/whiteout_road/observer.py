@@ -72,7 +72,7 @@ class NightView(msgspec.Struct, frozen=True, kw_only=True):
     repayment: tuple[Repayment, ...]
 
 
-class ResultView(msgspec.Struct, frozen=True, kw_only=True):
+class WhiteoutResultView(msgspec.Struct, frozen=True, kw_only=True):
     """How the match ended: winners, gratitude per seat, placements."""
 
     winners: tuple[int, ...]
@@ -96,7 +96,7 @@ class WhiteoutView(msgspec.Struct, tag="whiteout-road", frozen=True, kw_only=Tru
     fate_size: int
     lost: tuple[str, ...]
     nights: tuple[NightView, ...]
-    result: ResultView | None
+    result: WhiteoutResultView | None
     legal_actions: tuple[Commit, ...]
 
 
@@ -121,7 +121,7 @@ def observe(state: State, seat: int | None) -> WhiteoutView:
             NightView(night=n.night, ending=n.ending, through=n.through, repayment=n.lines)
             for n in state.nights
         ),
-        result=None if result is None else ResultView(**msgspec.structs.asdict(result)),
+        result=None if result is None else WhiteoutResultView(**msgspec.structs.asdict(result)),
         legal_actions=() if seat is None else tuple(legal_actions(state, seat)),
     )
 

@@ -8,6 +8,7 @@ from domain.wick_ember import (
     bot,
     commands,
     events,
+    labels,
     log,
     observer,
     options,
@@ -40,5 +41,6 @@ GAME = Rulebook(
     log_entries=log.log_entries,
     outcome=outcome.outcome,
     secrets=audit.secrets,
+    label=labels.label,
     bots=bot.BOTS,
 )

@@ -45,7 +45,7 @@ class DawnView(msgspec.Struct, frozen=True, kw_only=True):
     card: str
 
 
-class ResultView(msgspec.Struct, frozen=True, kw_only=True):
+class WickEmberResultView(msgspec.Struct, frozen=True, kw_only=True):
     """How the match ended: its winners, the last round's winners and dawn reveal if any."""
 
     winners: tuple[int, ...]
@@ -70,7 +70,7 @@ class WickEmberView(msgspec.Struct, tag="wick-and-ember", frozen=True, kw_only=T
     set_aside_dealt: bool
     deck_size: int
     counter: dict[str, int]
-    result: ResultView | None
+    result: WickEmberResultView | None
     legal_actions: tuple[PlayCard, ...]
 
 
@@ -155,12 +155,12 @@ def card_counter(state: State) -> dict[str, int]:
     return {name: counts[name] for name in cards.NAMES}
 
 
-def _result(state: State) -> ResultView | None:
+def _result(state: State) -> WickEmberResultView | None:
     """Winners and the last round's dawn, once the match is over."""
     if not isinstance(state, Finished):
         return None
     shown = state.round.dawn if state.round else ()
-    return ResultView(
+    return WickEmberResultView(
         winners=state.winners,
         round_winners=state.round_winners,
         dawn=tuple(

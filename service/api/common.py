@@ -10,14 +10,14 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
 
 from service import auth
-from service.api.schemas import ErrorBody
 from service.errors import ServiceError, unauthorized
 from service.matches import MatchService
+from service.schemas import ErrorBody
 
 BodyType = TypeVar("BodyType", bound=msgspec.Struct)
 
 _MEANINGS = {
-    400: "The body or a parameter is malformed",
+    400: "The body, a parameter or a header is malformed",
     401: "The token is missing or not valid for this match",
     403: "The token is valid but may not do this",
     404: "No such match or game",

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
 from litestar import Controller, Request, Response, get
 from litestar.di import NamedDependency, Provide
-from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import OpenAPIMediaType, OpenAPIResponse, OpenAPIType, Operation, Schema
 from litestar.params import FromPath, FromQuery
 from litestar.response import Stream
 
@@ -18,13 +19,28 @@ from service.store import ExportFilter
 
 Exports = NamedDependency[ExportService]
 MEDIA = {"ndjson": "application/x-ndjson", "csv": "text/csv"}  # litestar adds the charset
-MANY = ResponseSpec(
-    data_container=MatchExport,
-    media_type=MEDIA["ndjson"],
-    description="format=ndjson: one export document (this schema) per line; format=csv: a "
-    "header line, then one row per seat per match (match_id, game, tournament, seat, name, "
-    "placement, score, finished_at, head_hash). X-Match-Count says how many matches follow.",
+DESCRIPTION = (
+    "format=ndjson: one export document (the MatchExport schema, as GET /matches/{match_id}/export "
+    "answers) per line; format=csv: a header line, then one row per seat per match (match_id, "
+    "game, tournament, seat, name, placement, score, finished_at, head_hash). X-Match-Count says "
+    "how many matches follow."
 )
+
+
+@dataclass
+class StreamedExports(Operation):
+    """The stream's answer as text in either format: a generator reads it as a string."""
+
+    def __post_init__(self) -> None:
+        """Both media types of the 200 answer, each a text body."""
+        text = {
+            kind: OpenAPIMediaType(schema=Schema(type=OpenAPIType.STRING, content_media_type=media))
+            for kind, media in MEDIA.items()
+        }
+        ok = self.responses["200"] if self.responses else None
+        if isinstance(ok, OpenAPIResponse):
+            ok.content = {MEDIA[kind]: text[kind] for kind in MEDIA}
+            ok.description = DESCRIPTION
 
 
 def provide_exports(request: Request) -> ExportService:
@@ -43,7 +59,7 @@ class ExportController(Controller):
         "/matches/{match_id:str}/export",
         operation_id="exportMatch",
         summary="A finished match as one verifiable JSON document",
-        responses=errors(404, 409),
+        responses=errors(400, 404, 409),
     )
     async def export_match(
         self, exports: Exports, match_id: FromPath[str]
@@ -56,7 +72,8 @@ class ExportController(Controller):
         "/exports/matches",
         operation_id="exportMatches",
         summary="Finished matches streamed as NDJSON or CSV",
-        responses={200: MANY, **errors(400)},
+        responses=errors(400),
+        operation_class=StreamedExports,
     )
     async def export_matches(
         self,

@@ -2,31 +2,16 @@
 
 from __future__ import annotations
 
-import msgspec
 from litestar import Controller, get
 from litestar.params import FromPath
 
-from domain.games import GAMES
+from service import catalogue
 from service.api.common import errors
-from service.api.schemas import GameInfo, GameList
-from service.errors import ServiceError
-
-
-def describe(game_id: str) -> GameInfo:
-    """A game, with the JSON Schema of the options a host may set."""
-    game = GAMES[game_id]
-    return GameInfo(
-        id=game.id,
-        title=game.title,
-        rules_version=game.rules_version,
-        min_seats=game.min_seats,
-        max_seats=game.max_seats,
-        options=msgspec.json.schema(game.Options),
-    )
+from service.schemas import GameInfo, GameList
 
 
 class GameController(Controller):
-    """Which games are served, with their options, seat range and rules version."""
+    """Which games are served: seats, rules versions, schemas of options, commands and views."""
 
     path = "/games"
     tags = ["games"]
@@ -34,11 +19,9 @@ class GameController(Controller):
     @get("/", operation_id="listGames", summary="The games this server plays")
     async def list_games(self) -> GameList:
         """Every game in the catalogue."""
-        return GameList(games=[describe(game_id) for game_id in sorted(GAMES)])
+        return catalogue.games()
 
-    @get("/{game:str}", operation_id="getGame", summary="One game", responses=errors(404))
+    @get("/{game:str}", operation_id="getGame", summary="One game", responses=errors(400, 404))
     async def get_game(self, game: FromPath[str]) -> GameInfo:
-        """One game of the catalogue."""
-        if game not in GAMES:
-            raise ServiceError(404, f"no game {game!r}; the catalogue is at GET /games")
-        return describe(game)
+        """One game of the catalogue, with the JSON Schemas of its commands and view."""
+        return catalogue.game(game)

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from litestar import Controller, Request, Response, get, post
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 
-from service.api import schemas
+from service import schemas
 from service.api.common import OPTIONAL_TOKEN, TOKEN, caller, errors, service_of, strictly
 
 Status = Literal["lobby", "playing", "finished"]
@@ -49,7 +49,7 @@ class MatchController(Controller):
         )
 
     @get("/{match_id:str}", operation_id="getMatch", summary="A match's summary",
-         responses=errors(404))
+         responses=errors(400, 404))
     async def get_match(self, request: Request, match_id: FromPath[str]) -> schemas.MatchSummary:
         """The summary: players, status, version, seed commitment; seeds once finished."""
         return await service_of(request).summary(match_id)
@@ -63,21 +63,21 @@ class MatchController(Controller):
         return await service_of(request).join(match_id, await strictly(request, data))
 
     @post("/{match_id:str}/start", operation_id="startMatch", summary="Start play (host)",
-          status_code=200, responses=errors(401, 403, 404, 409), security=TOKEN)
+          status_code=200, responses=errors(400, 401, 403, 404, 409), security=TOKEN)
     async def start(self, request: Request, match_id: FromPath[str]) -> schemas.MatchSummary:
         """The host starts the match once every seat is taken."""
         service, token = caller(request)
         return await service.start(match_id, token)
 
     @get("/{match_id:str}/view", operation_id="getView", summary="Your view of the match",
-         responses=errors(401, 404), security=OPTIONAL_TOKEN)
+         responses=errors(400, 401, 404), security=OPTIONAL_TOKEN)
     async def view(self, request: Request, match_id: FromPath[str]) -> schemas.MatchView:
         """A seat's view with its token; without a token, the spectator's."""
         service, token = caller(request)
         return await service.view(match_id, token)
 
     @get("/{match_id:str}/legal-actions", operation_id="getLegalActions",
-         summary="What your seat may do now", responses=errors(401, 403, 404), security=TOKEN)
+         summary="What your seat may do now", responses=errors(400, 401, 403, 404), security=TOKEN)
     async def legal_actions(
         self, request: Request, match_id: FromPath[str]
     ) -> schemas.LegalActions:
@@ -97,7 +97,7 @@ class MatchController(Controller):
         return Response(content=body, status_code=status, media_type="application/json")
 
     @post("/{match_id:str}/concede", operation_id="concede", summary="Concede the match",
-          status_code=200, responses=errors(401, 403, 404, 409), security=TOKEN)
+          status_code=200, responses=errors(400, 401, 403, 404, 409), security=TOKEN)
     async def concede(self, request: Request, match_id: FromPath[str]) -> schemas.CommandAnswer:
         """Your seat gives up: its flame is snuffed and it takes no further part."""
         service, token = caller(request)

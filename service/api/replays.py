@@ -10,7 +10,7 @@ from litestar.params import FromPath, QueryParameter
 
 from projections.replay import Replay
 from projections.verify import Report
-from service.api import schemas
+from service import schemas
 from service.api.common import OPTIONAL_TOKEN, errors, provide_token
 from service.api.exports import provide_exports
 from service.exports import ExportService
@@ -33,7 +33,7 @@ class ReplayController(Controller):
         "/{match_id:str}/replay",
         operation_id="getReplay",
         summary="A finished match event by event, nothing hidden",
-        responses=errors(404, 409),
+        responses=errors(400, 404, 409),
     )
     async def replay(self, exports: Exports, match_id: FromPath[str]) -> Replay:
         """Every event with its number, time and seat, and the whole state after it."""
@@ -62,7 +62,7 @@ class ReplayController(Controller):
         "/{match_id:str}/verification",
         operation_id="verifyMatch",
         summary="The server's own verification of a match",
-        responses=errors(404),
+        responses=errors(400, 404),
     )
     async def verification(self, exports: Exports, match_id: FromPath[str]) -> Report:
         """Finished: every check of `hearthlog verify`. Running: the hash chain only, no hash

@@ -11,9 +11,9 @@ from litestar.params import FromPath, HeaderParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from service.api.common import caller, errors
-from service.api.schemas import StreamUpdate
 from service.fanout import Served
 from service.live import HEARTBEAT, open_follow
+from service.schemas import StreamUpdate
 
 LastEventId = Annotated[
     int | None,

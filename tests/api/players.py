@@ -52,7 +52,7 @@ class Player:
             view = await self.get("/view")
             if view["status"] == "finished":
                 return view
-            actions = (await self.get("/legal-actions"))["actions"]
+            actions = [a["command"] for a in (await self.get("/legal-actions"))["actions"]]
             if not actions:
                 await asyncio.sleep(poll)
                 continue

@@ -49,7 +49,7 @@ async def test_the_log_never_shows_a_token_a_seed_or_a_hand(server, server_datab
     ash, bryn = players
     turn = players[(await ash.get("/view"))["board"]["turn"]]
     hand = (await turn.get("/view"))["board"]["hand"]
-    actions = (await turn.get("/legal-actions"))["actions"]
+    actions = [a["command"] for a in (await turn.get("/legal-actions"))["actions"]]
     assert (await turn.send(actions[0])).status_code == 200
     connection = await asyncpg.connect(server_database)
     try:

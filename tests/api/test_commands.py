@@ -59,7 +59,7 @@ async def test_concurrent_conflicting_commands_one_wins_the_rest_get_409(server,
     then exactly one is applied, the rest get 409, and versions stay gap-free."""
     created, (ash, _bryn) = await practice(server)
     legal = await ash.get("/legal-actions")
-    commands = (legal["actions"] * 10)[:10]
+    commands = ([a["command"] for a in legal["actions"]] * 10)[:10]
     answers = await asyncio.gather(*(
         ash.send(command, expected_version=legal["version"]) for command in commands))
     codes = sorted(answer.status_code for answer in answers)
@@ -78,7 +78,7 @@ async def test_racing_commands_without_expected_version_are_decided_in_turn(
     """Given Ash to act, when ten commands race with no expected version, then one is applied
     and the others are re-decided on the new state and refused as not Ash's turn (409)."""
     created, (ash, _bryn) = await practice(server)
-    actions = (await ash.get("/legal-actions"))["actions"]
+    actions = [a["command"] for a in (await ash.get("/legal-actions"))["actions"]]
     answers = await asyncio.gather(*(ash.send(actions[i % len(actions)]) for i in range(10)))
     assert sorted(a.status_code for a in answers) == [200] + [409] * 9
     stored = await versions(server_database, created["match_id"])
@@ -137,6 +137,8 @@ BAD_BODIES = [
     (b'{"command": {"type": "play", "card": "lamp_warden", "target": 7, "guess": "gale"}}', 422),
     (b'{"command": {"type": "play", "card": "hearthflame"}}', 422),
     (b'{"command": "play"}', 400),
+    # Whiteout Road's command, valid in the document's union of every game's, is not this game's
+    (b'{"command": {"type": "commit", "card": "7C", "play": "feed"}}', 422),
 ]
 
 

@@ -50,7 +50,7 @@ async def play_some(players: list[Player], chooser: random.Random, limit: int) -
     while len(served) < limit:
         moved = False
         for player in players:
-            actions = (await player.get("/legal-actions"))["actions"]
+            actions = [a["command"] for a in (await player.get("/legal-actions"))["actions"]]
             if actions:
                 answer = await player.send(chooser.choice(actions))
                 assert answer.status_code == 200, answer.text

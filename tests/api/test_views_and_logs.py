@@ -96,3 +96,29 @@ async def test_the_catalogue_and_match_listings_filter_and_page(server):
     assert len(lobby["matches"]) == 3 and finished["matches"] == []
     assert bad.status_code == 400
     assert all(m["seed_commitment"] and m["server_seed"] is None for m in cup["matches"])
+
+
+async def test_each_legal_action_comes_with_a_label_naming_it_for_the_seat(server):
+    """Given Bryn to act holding a Lamp Warden and a Sootsweep, then each legal action carries a
+    label in words (cards by title, seats by name), one label per action."""
+    _created, _ash, bryn = await looked(server)
+    actions = (await bryn.get("/legal-actions"))["actions"]
+    labels = {action["label"]: action["command"] for action in actions}
+    assert len(labels) == len(actions)
+    assert labels["Play Sootsweep on Ash"] == {
+        "type": "play", "card": "sootsweep", "target": 0, "guess": None}
+    assert labels["Play Lamp Warden on Ash, guessing Gale"] == {
+        "type": "play", "card": "lamp_warden", "target": 0, "guess": "gale"}
+    assert all(label.startswith(("Play Lamp Warden", "Play Sootsweep")) for label in labels)
+
+
+async def test_a_game_of_the_catalogue_carries_its_commands_view_and_rules_versions(server):
+    """Given GET /games/{game}, then it answers the JSON Schemas of the game's commands (a union
+    tagged by type) and view, and the rules versions this server replays."""
+    async with httpx.AsyncClient(base_url=server) as client:
+        wick = (await client.get("/games/wick-and-ember")).json()
+        road = (await client.get("/games/whiteout-road")).json()
+    assert wick["rules_versions"][-1] == wick["rules_version"]
+    assert set(wick["commands"]["discriminator"]["mapping"]) == {"play", "concede"}
+    assert set(road["commands"]["discriminator"]["mapping"]) == {"commit", "concede"}
+    assert "WickEmberView" in wick["view"]["$defs"] and "WhiteoutView" in road["view"]["$defs"]

@@ -21,7 +21,7 @@ async def play_in_random_order(player: Player, rng: random.Random) -> dict:
         view = await player.get("/view")
         if view["status"] == "finished":
             return view
-        actions = (await player.get("/legal-actions"))["actions"]
+        actions = [a["command"] for a in (await player.get("/legal-actions"))["actions"]]
         if not actions:
             await asyncio.sleep(0.05)
             continue
@@ -70,7 +70,7 @@ async def test_a_pending_commitment_is_seen_only_by_its_owner(server):
     committed, while its owner sees its card and play."""
     created, players = await seated_match(server, NAMES[:3], game="whiteout-road")
     first = players[0]
-    action = (await first.get("/legal-actions"))["actions"][0]
+    action = (await first.get("/legal-actions"))["actions"][0]["command"]
     assert (await first.send(action)).status_code == 200
     mine = (await first.get("/view"))["board"]
     assert mine["commitment"] is not None

@@ -12,8 +12,7 @@ import pytest
 
 from domain.core import match
 from projections.log import seat_log
-from service import views
-from service.api import schemas
+from service import schemas, views
 from service.fanout import Feed
 from service.live import Hub, follow
 from service.loading import Loaded, decode_events
@@ -58,7 +57,7 @@ class Table:
         for token in self.tokens:
             actions = (await self.service.legal_actions(self.match_id, token)).actions
             if actions:
-                body = schemas.SendCommand(command=rng.choice(actions))
+                body = schemas.SendCommand(command=rng.choice(actions).command)
                 await self.service.command(self.match_id, token, body)
                 return (await self.service.cache.load(self.match_id)).version
         return None

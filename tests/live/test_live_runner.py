@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.api import schemas
+from service import schemas
 from service.bots import BotRunner
 from service.matches import MatchService
 from service.memory_store import MemoryStore

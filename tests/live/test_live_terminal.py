@@ -81,7 +81,7 @@ async def test_a_person_plays_a_whole_match_against_bots_from_a_terminal(live_se
         final = (await client.get(f"/matches/{match_id}")).json()
     assert final["status"] == "finished"
     assert "You took seat 2" in output and "Ash took seat 2" in output
-    assert "Your hand:" in output and "1. play " in output
+    assert "Your hand:" in output and "1. Play " in output  # the first action, by its label
     assert moves >= 1
     assert "The match is over. Winner:" in output
 

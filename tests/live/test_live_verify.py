@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import msgspec
 
 from projections.export import decode_export
-from service.api import schemas
+from service import schemas
 from service.bots import BotRunner
 from service.clock import Due, next_due
 from service.exports import ExportService

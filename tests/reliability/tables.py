@@ -133,7 +133,7 @@ async def next_move(table: Table) -> tuple[int, dict[str, Any]] | httpx.Response
     if legal.status_code != 200 or not legal.json()["actions"]:
         return legal
     command_id = f"{table.match_id[:8]}-{table.moves}-{table.rng.getrandbits(32):08x}"
-    return seat, {"command": table.rng.choice(legal.json()["actions"]),
+    return seat, {"command": table.rng.choice(legal.json()["actions"])["command"],
                   "command_id": command_id, "expected_version": legal.json()["version"]}
 
 

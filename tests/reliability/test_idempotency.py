@@ -19,7 +19,7 @@ async def move(table: Table, with_version: bool = False) -> tuple[int, dict]:
     view = (await table.spectator().get(f"/matches/{table.match_id}/view")).json()
     seat = view["board"]["turn"]
     legal = (await table.seat_client(seat).get(f"/matches/{table.match_id}/legal-actions")).json()
-    body = {"command": table.rng.choice(legal["actions"]),
+    body = {"command": table.rng.choice(legal["actions"])["command"],
             "command_id": f"retry-{table.rng.getrandbits(40):010x}"}
     if with_version:
         body["expected_version"] = legal["version"]

@@ -49,7 +49,7 @@ async def fire(client: httpx.AsyncClient, table: Table, name: str, deadline: flo
                 return
             await asyncio.sleep(rng.uniform(0.01, 0.05))
             continue
-        body = {"command": rng.choice(legal["actions"]), "command_id": f"{name}-{n}",
+        body = {"command": rng.choice(legal["actions"])["command"], "command_id": f"{name}-{n}",
                 "expected_version": legal["version"]}
         answer = await client.post(f"{url}/commands", json=body)
         shots.append(shot(body, answer))

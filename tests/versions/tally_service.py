@@ -22,7 +22,7 @@ class Match:
             if not owing:
                 return sent
             actions = (await service.legal_actions(self.match_id, owing[0])).actions
-            body = schemas.SendCommand(command=chooser.choice(actions))
+            body = schemas.SendCommand(command=chooser.choice(actions).command)
             status, _ = await service.command(self.match_id, owing[0], body)
             assert status == 200
         return commands

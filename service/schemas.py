@@ -34,14 +34,22 @@ class Body(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
 
 class GameInfo(msgspec.Struct, kw_only=True):
-    """A game in the catalogue."""
+    """A game in the catalogue: its latest rules version (new matches) and the ones carried."""
 
     id: str
     title: str
     rules_version: str
+    rules_versions: Annotated[
+        list[str], Meta(description="Every rules version this server replays, oldest first")
+    ]
     min_seats: int
     max_seats: int
     options: Annotated[dict[str, Any], Meta(description="JSON Schema of the match options")]
+    commands: Annotated[
+        dict[str, Any],
+        Meta(description="JSON Schema of the commands a seat sends: a union tagged by `type`"),
+    ]
+    view: Annotated[dict[str, Any], Meta(description="JSON Schema of a seat's view (`board`)")]
 
 
 class GameList(msgspec.Struct, kw_only=True):
@@ -137,11 +145,23 @@ class SeatAnswer(msgspec.Struct, kw_only=True):
     bot: str | None = None
 
 
+
+
+class _GameCommand:
+    """Marks a command field: JSON decoded by the match's game, documented as the games' unions."""
+
+
+GAME_COMMAND = _GameCommand()
+# A command of the match's game, decoded by that game's own union (its tags are its own, so two
+# games may share one). The OpenAPI document lists each game's union (service.api.documents).
+GameCommand = Annotated[dict[str, Any], GAME_COMMAND]
+
+
 class SendCommand(Body):
     """A command for the caller's seat, exactly as `legal-actions` lists them."""
 
     command: Annotated[
-        dict[str, Any],
+        GameCommand,
         Meta(examples=[{"type": "play", "card": "lamp_warden", "target": 1, "guess": "gale"}]),
     ]
     command_id: Annotated[str, Meta(min_length=1, max_length=64, pattern=NO_NUL)] | None = None
@@ -173,11 +193,18 @@ class CommandAnswer(msgspec.Struct, kw_only=True):
     view: MatchView
 
 
+class LegalAction(msgspec.Struct, kw_only=True):
+    """One command the seat may send now, unchanged, and a short line naming it for a person."""
+
+    command: GameCommand
+    label: Annotated[str, Meta(examples=["Play Gale on Bryn"])]
+
+
 class LegalActions(msgspec.Struct, kw_only=True):
-    """Every complete command the caller's seat may send now."""
+    """Every complete command the caller's seat may send now, each with its label."""
 
     version: int
-    actions: list[dict[str, Any]]
+    actions: list[LegalAction]
 
 
 class LogPage(msgspec.Struct, kw_only=True):

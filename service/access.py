@@ -1,0 +1,86 @@
+"""Who a token is in a match, and what it may do: the seat and host checks, written once.
+
+A token is a seat's (from joining) or the host's (from creating), stored only as a hash. Every use
+case asks here: ``seat`` to act (401 without a valid token, 403 for the host's), ``viewer`` to
+see (a spectator without a token or with the host's), ``host`` to start the match, and
+``own_seat`` for a seat's past views while the match runs.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from service import auth
+from service.errors import forbidden, not_found, unauthorized
+from service.logs import current_seat
+from service.store import EventStore
+
+NEEDS_TOKEN = "send 'Authorization: Bearer <token>'"
+
+
+class Caller(msgspec.Struct, frozen=True, kw_only=True):
+    """A valid token of a match: a seat's (``seat``) or the host's (``host``)."""
+
+    seat: int | None = None
+    host: bool = False
+
+
+class Access:
+    """The token checks of every use case, over one event store."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+
+    async def caller(self, match_id: str, token: str) -> Caller:
+        """Whose token this is in the match; 404 for no match, 401 for nobody's."""
+        seat = await self.store.seat_for_token(match_id, auth.token_hash(token))
+        if seat is not None:
+            return Caller(seat=seat)
+        host_hash = await self.store.host_token_hash(match_id)
+        if host_hash is None:
+            raise not_found(match_id)
+        if auth.same_token(token, host_hash):
+            return Caller(host=True)
+        raise unauthorized("the token is not valid for this match")
+
+    async def seat(self, match_id: str, token: str | None) -> int:
+        """The seat a token acts for; 401 without a valid token, 403 for the host's."""
+        if token is None:
+            raise unauthorized(f"this needs a seat token: {NEEDS_TOKEN}")
+        caller = await self.caller(match_id, token)
+        if caller.seat is None:
+            raise forbidden("the host token cannot act for a seat; join a seat to play")
+        current_seat.set(caller.seat)
+        return caller.seat
+
+    async def viewer(self, match_id: str, token: str | None) -> int | None:
+        """The seat a viewer sees as: its own with a seat token, the spectator's otherwise."""
+        if token is None:
+            return None
+        caller = await self.caller(match_id, token)
+        if caller.seat is not None:
+            current_seat.set(caller.seat)
+        return caller.seat
+
+    async def host(self, match_id: str, token: str | None) -> None:
+        """Check the host token; 401 without a valid one, 403 for a seat's."""
+        if token is None:
+            raise unauthorized(f"this needs the host token: {NEEDS_TOKEN}")
+        if not (await self.caller(match_id, token)).host:
+            raise forbidden("only the host can start the match")
+
+    async def own_seat(self, match_id: str, token: str | None, seat: int) -> None:
+        """While a match runs, only seat N's own token may see seat N's past."""
+        if token is None:
+            raise unauthorized(
+                f"seat {seat}'s view of a running match needs that seat's token: {NEEDS_TOKEN}, "
+                "or ask without ?seat for the spectator's view"
+            )
+        caller = await self.caller(match_id, token)
+        if caller.host:
+            raise forbidden("the host token cannot see a seat's view while the match runs")
+        if caller.seat != seat:
+            raise forbidden(
+                f"seat {caller.seat} may replay only its own view while the match runs, "
+                f"not seat {seat}'s"
+            )
