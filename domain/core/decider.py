@@ -54,7 +54,10 @@ class Rulebook:
     - ``to_act(state)``: the seats the rules are waiting on (empty when the match is over);
     - ``observe(state, seat | None)``: what a seat (None: a spectator) may see;
     - ``log_entries(before, event)``: the lines an event gives, judged against the state before;
-    - ``outcome(state)``: the result once the match is over, else None.
+    - ``outcome(state)``: the result once the match is over, else None;
+    - ``on_time_out(state, seat)``: the command played for a seat whose turn clock ran out, one
+      of its legal actions (the game's declared default: the lowest card, "allow" in a reaction
+      window...); None: the seat's first legal action (see ``time_out_action``).
     """
 
     id: str
@@ -77,10 +80,19 @@ class Rulebook:
     log_entries: Callable[[Any, Any], list[LogEntry]]
     outcome: Callable[[Any], Outcome | None]
     bots: Mapping[str, Choose] = field(default_factory=dict)
+    on_time_out: Callable[[Any, int], Any] | None = None
 
     def decide(self, state: Any, seat: int, command: Any, rng: Rng) -> list[Any]:
         """The events a seat's command causes (``decide_steps`` without the state they lead to)."""
         return self.decide_steps(state, seat, command, rng).events
+
+    def time_out_action(self, state: Any, seat: int) -> Any | None:
+        """What a seat out of time plays: the game's declared default, else its first legal action
+        (None when it has none)."""
+        if self.on_time_out is not None:
+            return self.on_time_out(state, seat)
+        actions = self.legal_actions(state, seat)
+        return actions[0] if actions else None
 
 
 Game = Rulebook  # what a match is played with: one game under one rules version
