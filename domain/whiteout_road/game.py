@@ -7,6 +7,7 @@ from domain.whiteout_road import commands, events, log, nights, observer, option
 from domain.whiteout_road.evolve import evolve
 from domain.whiteout_road.legal import legal_actions, to_act
 from domain.whiteout_road.state import UNOPENED
+from domain.whiteout_road.time_out import on_time_out
 
 GAME = Rulebook(
     id="whiteout-road",
@@ -28,4 +29,5 @@ GAME = Rulebook(
     observe=observer.observe,
     log_entries=log.log_entries,
     outcome=outcome.outcome,
+    on_time_out=on_time_out,
 )

@@ -7,6 +7,7 @@ from domain.wick_ember import bot, commands, events, log, observer, options, out
 from domain.wick_ember.evolve import evolve
 from domain.wick_ember.legal import legal_actions, to_act
 from domain.wick_ember.state import UNLIT
+from domain.wick_ember.time_out import on_time_out
 
 GAME = Rulebook(
     id="wick-and-ember",
@@ -28,5 +29,6 @@ GAME = Rulebook(
     observe=observer.observe,
     log_entries=log.log_entries,
     outcome=outcome.outcome,
+    on_time_out=on_time_out,
     bots=bot.BOTS,
 )
