@@ -14,6 +14,7 @@ import contextlib
 import logging
 import os
 from collections.abc import AsyncIterator, Callable, Iterator
+from datetime import datetime
 from typing import Any
 
 import asyncpg
@@ -25,6 +26,7 @@ from projections.log import event_lines
 from service import views
 from service.api.schemas import StreamUpdate
 from service.background import Background
+from service.clock import kept_times
 from service.loading import Loaded
 from service.matches import MatchService, parse_id
 from service.store import CHANNEL, StoredEvent
@@ -165,6 +167,7 @@ class _Viewer:
         self.loaded, self.seat, self.sent = loaded, seat, after
         self.decoder = event_decoder(loaded.game)
         self.state: match.MatchState | None = None
+        self.times: dict[int, datetime] = {}  # when the owing seats began to owe (service.clock)
         self.read_upto = 0
 
     def read(self, stored: list[StoredEvent]) -> list[StreamUpdate]:
@@ -184,10 +187,13 @@ class _Viewer:
             self.state = match.evolve(self.loaded.game, self.state, event)
         last, first = group[-1], max(group[0].version, self.sent + 1)
         self.read_upto = last.version
+        seen = ((stored.version, stored.recorded_at) for stored in group)
+        self.times = kept_times(self.state, self.times, seen)
         if last.version <= self.sent:
             return None
         self.sent = last.version
-        now = msgspec.structs.replace(self.loaded, state=self.state, version=last.version)
+        now = msgspec.structs.replace(self.loaded, state=self.state, version=last.version,
+                                      times=self.times)
         view = views.match_view(now, self.seat, last.recorded_at)
         return StreamUpdate(first=first, version=last.version, log=lines, view=view)
 

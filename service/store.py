@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import uuid
 from collections.abc import AsyncIterator
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 import asyncpg
@@ -51,6 +51,15 @@ class NewMatch(msgspec.Struct, frozen=True, kw_only=True):
     summary: dict[str, Any]
 
 
+class OwedSince(msgspec.Struct, frozen=True, kw_only=True):
+    """For the clock's sweep: the match version at which the seat owing its move the longest
+    began to owe it (None: nobody owes, or the match has no clock), and the same among bot seats.
+    The store turns each into that event's recorded time (this append's own, for a new one)."""
+
+    clock: int | None = None
+    bots: int | None = None
+
+
 class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
     """An event as stored; ``data`` is exactly the bytes appended (and hashed)."""
 
@@ -82,6 +91,8 @@ class MatchRow(msgspec.Struct, frozen=True, kw_only=True):
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
+    owed_since: datetime | None = None  # see OwedSince: when the longest-owing seat began to owe
+    bot_owed_since: datetime | None = None  # ... and the longest-owing bot seat
 
 
 class CommandRecord(msgspec.Struct, frozen=True, kw_only=True):
@@ -160,6 +171,7 @@ class EventStore(Protocol):
         finished: bool = False,
         seat_token: tuple[int, bytes] | None = None,
         command: CommandRecord | None = None,
+        owed: OwedSince | None = None,
     ) -> list[StoredEvent]: ...
 
     async def load(
@@ -229,14 +241,23 @@ STATUSES = ("lobby", "playing", "finished")
 CHANNEL = "hearthlog"
 
 
-def is_due(row: MatchRow, bot_delay: float, now: datetime) -> bool:
-    """In play, and a bot to act has waited ``bot_delay`` seconds or the turn clock ran out."""
+def due_at(row: MatchRow, bot_delay: float) -> datetime | None:
+    """When the server next owes a move in play: the longest-owing bot seat ``bot_delay`` after
+    it began to owe, or the longest-owing seat's turn clock running out; None: never."""
     if row.status != "playing":
-        return False
-    idle = (now - row.updated_at).total_seconds()
+        return None
     clock = row.summary.get("turn_seconds")
-    bot_waiting = bool(row.summary.get("bot_to_act")) and idle >= bot_delay
-    return bot_waiting or (clock is not None and idle >= clock)
+    dues = [
+        row.bot_owed_since + timedelta(seconds=bot_delay) if row.bot_owed_since else None,
+        row.owed_since + timedelta(seconds=clock) if row.owed_since and clock is not None else None,
+    ]
+    return min((due for due in dues if due is not None), default=None)
+
+
+def is_due(row: MatchRow, bot_delay: float, now: datetime) -> bool:
+    """In play, and a bot seat has owed its move ``bot_delay`` seconds or a turn clock ran out."""
+    due = due_at(row, bot_delay)
+    return due is not None and due <= now
 
 
 def check_write(status: str, events: list[NewEvent]) -> None:
@@ -254,7 +275,7 @@ def check_write(status: str, events: list[NewEvent]) -> None:
 # ``heads`` because every append moves it (service.pg_append).
 _MATCH_COLUMNS = """match_id, game, rules_version, status, seats, seats_taken, practice,
     tournament, label, version, head_hash, seed_commitment, summary, created_at, updated_at,
-    finished_at"""
+    finished_at, owed_since, bot_owed_since"""
 _MATCHES = "matches JOIN heads USING (match_id)"
 
 _INSERT_MATCH = """
@@ -273,12 +294,14 @@ WITH match_row AS (
 SELECT created_at FROM match_row
 """
 
+# Per-seat clocks (migration 0006): due when the longest-owing bot seat has waited the bot delay,
+# or the longest-owing seat's turn clock ran out; soonest first.
+_DUE_AT = """least(bot_owed_since + make_interval(secs => $1),
+    owed_since + make_interval(secs => (summary->>'turn_seconds')::int))"""
 _DUE = f"""
 SELECT match_id FROM {_MATCHES}
-WHERE status = 'playing' AND (
-    ((summary->>'bot_to_act')::boolean AND updated_at <= now() - make_interval(secs => $1))
-    OR updated_at + make_interval(secs => (summary->>'turn_seconds')::int) <= now())
-ORDER BY updated_at LIMIT $2
+WHERE status = 'playing' AND {_DUE_AT} <= now()
+ORDER BY {_DUE_AT} LIMIT $2
 """
 
 # The hash comes from the event itself, so a snapshot is always paired with its history.
@@ -357,6 +380,7 @@ class PostgresStore:
         finished: bool = False,
         seat_token: tuple[int, bytes] | None = None,
         command: CommandRecord | None = None,
+        owed: OwedSince | None = None,
     ) -> list[StoredEvent]:
         """Append at ``expected_version`` with everything that goes with it, or write nothing."""
         key = match_uuid(match_id)
@@ -364,8 +388,9 @@ class PostgresStore:
             raise UnknownMatch(match_id)
         check_write(status, events)
         row = (status, msgspec.json.encode(summary), seats_taken, finished)
+        since = (None, None) if owed is None else (owed.clock, owed.bots)
         now, hashes = await self._append_once(key, expected_version, events, row, seat_token,
-                                              command)
+                                              command, since)
         canonical = str(key)
         if hashes:
             self.announcer.announce(f"{canonical}:{expected_version + len(events)}")
@@ -377,6 +402,7 @@ class PostgresStore:
     async def _append_once(
         self, key: uuid.UUID, expected: int, events: list[NewEvent], row: pg_append.Row,
         seat_token: tuple[int, bytes] | None, command: CommandRecord | None,
+        since: tuple[int | None, int | None] = (None, None),
     ) -> tuple[datetime, list[bytes]]:
         """One statement chained from the known head; once more if that head was not current."""
         head = self.heads.get(key, expected)
@@ -386,7 +412,7 @@ class PostgresStore:
             try:
                 changed = None if self.heads.row(key, expected, head) == row else row
                 now, hashes = await pg_append.append_once(
-                    self.pool, key, expected, head, events, changed, seat_token, command)
+                    self.pool, key, expected, head, events, changed, seat_token, command, since)
             except pg_append.Refused as refused:
                 head = _checked(key, expected, refused.version, refused.head)
                 self.heads.put(key, expected, head)
@@ -493,7 +519,8 @@ class PostgresStore:
         return await self._value("SELECT server_seed FROM matches WHERE match_id = $1", match_id)
 
     async def due_matches(self, *, bot_delay: float, limit: int = 100) -> list[str]:
-        """Matches in play where a bot is to act or a turn clock ran out; see ``is_due``."""
+        """Matches in play where a bot seat has waited or a turn clock ran out, soonest first;
+        see ``is_due``."""
         rows = await self.pool.fetch(_DUE, bot_delay, limit)
         return [str(row["match_id"]) for row in rows]
 

@@ -160,7 +160,7 @@ async def test_matches_stored_before_the_heads_table_keep_their_head(
     finally:
         await conn.close()
 
-    assert await apply_migrations(blank_url) == ["0005_heads.sql"]
+    assert await apply_migrations(blank_url) == ["0005_heads.sql", "0006_owed_since.sql"]
     pool = await create_pool(blank_url)
     try:
         store = PostgresStore(pool)
