@@ -162,7 +162,8 @@ async def append_once(pool: asyncpg.Pool, key: uuid.UUID, expected: int, head: b
     the versions the longest-owing seat and bot seat began to owe at; Refused when it hit no
     head."""
     hashes = chain([event.data for event in events], head)
-    args = [key, expected, expected + len(events), hashes[-1] if hashes else head, head, *owed]
+    args: list[Any] = [key, expected, expected + len(events), hashes[-1] if hashes else head,
+                       head, *owed]
     if row is not None:
         args += row
     args += _event_args(expected, events, hashes)

@@ -89,9 +89,10 @@ def answered(reactions: Reactions[E, A], seat: int, answer: A) -> Reactions[E, A
 def countered(
     reactions: Reactions[E, A], seat: int, answer: A, effect: E, seats: tuple[int, ...]
 ) -> Reactions[E, A]:
-    """A seat answers with a counter: recorded below, and the counter's own window on top."""
-    default = reactions.windows[-1].default if reactions.windows else None
-    return opened(answered(reactions, seat, answer), effect, seat, seats, default)
+    """A seat answers with a counter: recorded below, and the counter's own window on top (with
+    the same default answer)."""
+    below = answered(reactions, seat, answer)
+    return opened(below, effect, seat, seats, below.windows[-1].default)
 
 
 def complete(reactions: Reactions[Any, Any]) -> bool:
