@@ -1,9 +1,12 @@
 """The bot runner: the server's own moves, for seats played by bots and seats out of time.
 
 It looks at a match when a notification says it changed (service.live) or when the clock's sweep
-finds it due (service.clock), waits until the move is due, and acts through MatchService like any
-client, at the version it decided on. When two server processes both try, the store lets one win;
-the other gets a version clash and looks again, so a move is never made twice.
+finds it due (service.clock), waits until the soonest move is due, and acts through MatchService
+like any client, at the version it decided on; then it looks again, so every bot seat owing a
+move in a simultaneous phase moves once its own delay is over (each counted from when that seat
+began to owe), one right after the other, not one per delay. When two server processes both try,
+the store lets one win; the other gets a version clash and looks again, so a move is never made
+twice.
 """
 
 from __future__ import annotations
@@ -13,8 +16,6 @@ import contextlib
 import logging
 from collections import OrderedDict
 from datetime import UTC, datetime
-
-import msgspec
 
 from domain.core import bots, match
 from service.clock import Due, never_due, next_due
@@ -92,38 +93,31 @@ class BotRunner:
                 return False
 
     async def act(self, loaded: Loaded, due: Due) -> bool:
-        """Move for each due seat in turn, each at the version the last move left; False: none."""
-        match_id, moved = loaded.row.match_id, False
-        for seat in due.seats:
-            try:
-                version = await self._move(loaded, seat, due.kind)
-            except ServiceError as error:
-                if error.status == 409:  # another writer moved first: plan again
-                    return True
-                raise
-            if version is None:
-                continue
-            moved = True
-            loaded = await self.service.cache.load(match_id)
-            if loaded.version != version:
-                break
-        return moved
+        """Make the one due move at the loaded version; True when moved or outrun (plan again)."""
+        try:
+            return await self._move(loaded, due.seat, due.kind) is not None
+        except ServiceError as error:
+            if error.status == 409:  # another writer moved first: plan again
+                return True
+            raise
 
     async def _move(self, loaded: Loaded, seat: int, kind: str) -> int | None:
-        """One move for one seat: its bot's choice, or a time-out with the random bot's choice."""
+        """One move for one seat: its bot's choice, or a time-out playing the game's default."""
         match_id, state = loaded.row.match_id, loaded.state
         if not isinstance(state, match.Table) or seat not in loaded.game.to_act(state.game):
             return None
+        if kind == "clock":
+            timeout = match.time_out(loaded.game, state, seat)
+            if timeout is None:
+                return None
+            return await self.service.act_for(match_id, None, timeout, loaded.version)
         seed = await self.service.server_seed(match_id)
         stream = bots.bot_stream(match.table_rng(state, seed), loaded.version, seat)
-        bot = match.bot_of(state, seat) if kind == "bot" else None
-        action = bots.choose(loaded.game, bot or bots.RANDOM, state.game, seat, stream)
+        bot = match.bot_of(state, seat) or bots.RANDOM
+        action = bots.choose(loaded.game, bot, state.game, seat, stream)
         if action is None:
             return None
-        if bot is not None:
-            return await self.service.act_for(match_id, seat, action, loaded.version)
-        timeout = match.TimeOut(seat=seat, action=msgspec.to_builtins(action))
-        return await self.service.act_for(match_id, None, timeout, loaded.version)
+        return await self.service.act_for(match_id, seat, action, loaded.version)
 
     def _owes_nothing(self, match_id: str, version: int) -> bool:
         """Whether the state this process holds, at ``version`` or later, owes no move now."""

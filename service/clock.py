@@ -1,58 +1,110 @@
-"""Turn clocks and the server's own moves: when a seat is due to be played for, and the sweep.
+"""Per-seat turn clocks and the server's own moves: when each seat is due, and the sweep.
 
-A match created with ``turn_seconds`` gives the seats owing an action (``to_act``) that long from
-the match's latest event; then the server plays for them with the random bot's choice, logged as
-a time-out. Bots act ``bot_delay`` seconds after the latest event. Both are derived from stored
-events (the time of the latest one), never from timers held only in memory, so a restarted
-server picks them up; the sweep below finds them, the bot runner (service.bots) acts.
+Each seat the rules wait on (``to_act``) began to owe its move at some match version (the
+match state keeps it: ``domain.core.match.owing_since``), and that event's recorded time starts
+the seat's own clock: a match created with ``turn_seconds`` plays for a seat that long after it
+began to owe, with the game's declared default (``Rulebook.on_time_out``), logged as a
+time-out; a bot seat moves ``bot_delay`` seconds after it began to owe. Another seat moving
+never restarts a seat's clock. Everything is derived from stored events (their versions and
+recorded times), never from timers held only in memory, so a restarted server picks them up:
+every append records when the longest-owing seat and bot seat began to owe (``OwedSince``), the
+sweep below finds due matches by it, and the bot runner (service.bots) acts.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
 from domain.core import match
 from service.background import Background
-from service.loading import Loaded
-from service.store import EventStore
+from service.store import EventStore, OwedSince
+
+if TYPE_CHECKING:  # service.loading keeps recorded times with kept_times, below
+    from service.loading import Loaded
 
 log = logging.getLogger("hearthlog.clock")
 
 
 class Due(msgspec.Struct, frozen=True, kw_only=True):
-    """The server's next move in a match: when, for which seats, and why."""
+    """One move the server owes: when, for which seat, and why (its bot, or its clock)."""
 
     at: datetime
-    seats: tuple[int, ...]
+    seat: int
     kind: Literal["bot", "clock"]
 
 
-def deadline(state: match.MatchState, waiting: tuple[int, ...], since: datetime) -> datetime | None:
-    """When the seats owing an action are played for, if the match has a turn clock."""
+def owed_times(
+    state: match.MatchState, times: Mapping[int, datetime], fallback: datetime
+) -> dict[int, datetime]:
+    """When each seat owing a move began to owe it: the recorded time of the version it began
+    at (``fallback`` for a version whose time is not known)."""
+    return {seat: times.get(since, fallback) for seat, since in match.owing_since(state).items()}
+
+
+def deadlines(
+    state: match.MatchState, times: Mapping[int, datetime], fallback: datetime
+) -> dict[int, datetime]:
+    """Each owing seat's deadline, if the match has a turn clock (none once it is over)."""
     seconds = match.turn_seconds(state)
-    if seconds is None or not waiting:
-        return None
-    return since + timedelta(seconds=seconds)
+    if seconds is None:
+        return {}
+    step = timedelta(seconds=seconds)
+    return {seat: at + step for seat, at in owed_times(state, times, fallback).items()}
+
+
+def dues(loaded: Loaded, bot_delay: float) -> list[Due]:
+    """Every move the server owes in a match, soonest first: each bot seat ``bot_delay`` after
+    it began to owe, each seat (bot or not) at its deadline, whichever comes first."""
+    state, game = loaded.state, loaded.game
+    if not isinstance(state, match.Table) or match.outcome(game, state) is not None:
+        return []
+    began = owed_times(state, loaded.times, loaded.row.updated_at)
+    ends = deadlines(state, loaded.times, loaded.row.updated_at)
+    found = []
+    for seat, at in began.items():
+        options = [Due(at=ends[seat], seat=seat, kind="clock")] if seat in ends else []
+        if match.bot_of(state, seat):
+            options.append(Due(at=at + timedelta(seconds=bot_delay), seat=seat, kind="bot"))
+        if options:
+            found.append(min(options, key=lambda due: due.at))
+    return sorted(found, key=lambda due: (due.at, due.seat))
 
 
 def next_due(loaded: Loaded, bot_delay: float) -> Due | None:
-    """The server's next move: a bot to act, else every seat owing an action when its clock ends."""
-    state, game = loaded.state, loaded.game
-    if not isinstance(state, match.Table) or match.outcome(game, state) is not None:
-        return None
-    waiting = game.to_act(state.game)
-    since = loaded.row.updated_at
-    bots = tuple(seat for seat in waiting if match.bot_of(state, seat))
-    if bots:
-        return Due(at=since + timedelta(seconds=bot_delay), seats=bots[:1], kind="bot")
-    ends = deadline(state, waiting, since)
-    return None if ends is None else Due(at=ends, seats=waiting, kind="clock")
+    """The server's soonest move in a match, or None when it owes none."""
+    found = dues(loaded, bot_delay)
+    return found[0] if found else None
+
+
+def owed_since(state: match.MatchState) -> OwedSince:
+    """What an append records for the sweep: the version the longest-owing seat began to owe
+    at (with a turn clock), and the same among bot seats."""
+    if not isinstance(state, match.Table):
+        return OwedSince()
+    since = match.owing_since(state)
+    bots = [v for seat, v in since.items() if match.bot_of(state, seat)]
+    clocked = match.turn_seconds(state) is not None
+    return OwedSince(clock=min(since.values(), default=None) if clocked else None,
+                     bots=min(bots, default=None))
+
+
+def kept_times(
+    state: match.MatchState,
+    times: Mapping[int, datetime],
+    seen: Iterable[tuple[int, datetime]] = (),
+) -> dict[int, datetime]:
+    """The recorded times worth keeping: those of the versions the owing seats began at, from
+    what was kept and what was just seen (version, recorded time)."""
+    wanted = set(match.owing_since(state).values())
+    kept = {v: at for v, at in times.items() if v in wanted}
+    kept.update((v, at) for v, at in seen if v in wanted)
+    return kept
 
 
 def never_due(loaded: Loaded) -> bool:

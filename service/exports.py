@@ -22,6 +22,7 @@ from projections.replay import Replay, full_replay, state_at
 from projections.verify import Report, verify, verify_chain
 from service import schemas, views
 from service.access import Access
+from service.clock import kept_times
 from service.errors import ServiceError, not_found
 from service.loading import Loaded, rules_of
 from service.store import EventStore, ExportFilter, FinishedMatch, MatchRow, match_uuid
@@ -128,7 +129,8 @@ def seat_view(row: MatchRow, game: Game, events: list[Any], seat: int | None) ->
         before = Loaded(row=row, game=game, state=state_at(game, events[:-1]), version=version)
         view = views.match_view(before, seat, last_event_at=since)
         return msgspec.structs.replace(view, status="playing")
-    loaded = Loaded(row=row, game=game, state=state, version=version)
+    times = kept_times(state, {}, ((e.version, e.recorded_at) for e in events))
+    loaded = Loaded(row=row, game=game, state=state, version=version, times=times)
     return views.match_view(loaded, seat, last_event_at=since)
 
 

@@ -27,6 +27,7 @@ from domain.core.codec import event_decoder
 from domain.core.decider import LogEntry
 from projections.log import LogLine, match_lines
 from service import views
+from service.clock import kept_times
 from service.loading import Loaded
 from service.schemas import StreamUpdate
 from service.store import EventStore, StoredEvent
@@ -55,6 +56,7 @@ class Change(msgspec.Struct, kw_only=True):
     last: int
     state: match.MatchState
     recorded_at: datetime
+    times: dict[int, datetime]  # when the owing seats began to owe (service.clock.kept_times)
     served: dict[int | None, Served] = {}
 
 
@@ -68,6 +70,7 @@ class Feed:
         self.decoder = event_decoder(loaded.game)
         self.state: match.MatchState | None = None
         self.version = 0
+        self.times: dict[int, datetime] = {}
         self.entries: list[list[LogEntry]] = []  # index v - 1: the entries of version v
         self.changes: collections.deque[Change] = collections.deque(maxlen=window)
         self.followers = 0
@@ -111,15 +114,16 @@ class Feed:
         if not stored:
             return
         decoded = {event.version: self.decoder.decode(event.data) for event in stored}
-        state = self.state
+        state, times = self.state, self.times
         entries: list[list[LogEntry]] = []
         changes: list[Change] = []
         for group in _commands(stored):
             after = self._fold(state, [decoded[event.version] for event in group], entries)
+            times = kept_times(after, times, ((e.version, e.recorded_at) for e in group))
             changes.append(Change(first=group[0].version, last=group[-1].version, state=after,
-                                  recorded_at=group[-1].recorded_at))
+                                  recorded_at=group[-1].recorded_at, times=times))
             state = after
-        self.state, self.version = state, stored[-1].version
+        self.state, self.version, self.times = state, stored[-1].version, times
         self.entries += entries
         self.changes.extend(changes)
         self._merged.clear()
@@ -150,7 +154,7 @@ class Feed:
         """One change as the seat sees it, shaped once per seat."""
         served = change.served.get(seat)
         if served is None:
-            served = self._shape(seat, change.first, change.last, change.state, change.recorded_at)
+            served = self._shape(seat, change.first, change.last, change)
             change.served[seat] = served
         return served
 
@@ -159,12 +163,10 @@ class Feed:
         key = (seat, sent)
         if key not in self._merged:
             last = self.changes[-1]
-            self._merged[key] = self._shape(seat, sent + 1, self.version, last.state,
-                                            last.recorded_at)
+            self._merged[key] = self._shape(seat, sent + 1, self.version, last)
         return self._merged[key]
 
-    def _shape(self, seat: int | None, first: int, last: int, state: match.MatchState,
-               at: datetime) -> Served:
+    def _shape(self, seat: int | None, first: int, last: int, change: Change) -> Served:
         """The update of versions first..last for a seat (None: the spectator), and its JSON."""
         lines = [
             LogLine(version=version, text=entry.text, private=entry.seat is not None)
@@ -172,9 +174,10 @@ class Feed:
             for entry in self.entries[version - 1]
             if entry.seat is None or entry.seat == seat
         ]
-        now = msgspec.structs.replace(self.loaded, state=state, version=last)
+        now = msgspec.structs.replace(self.loaded, state=change.state, version=last,
+                                      times=change.times)
         update = StreamUpdate(first=first, version=last, log=lines,
-                              view=views.match_view(now, seat, at))
+                              view=views.match_view(now, seat, change.recorded_at))
         return Served(update=update, data=msgspec.json.encode(update).decode())
 
 

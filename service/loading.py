@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
+from datetime import datetime
 from typing import Any
 
 import msgspec
@@ -14,6 +15,7 @@ from domain.core.codec import event_decoder
 from domain.core.decider import Game
 from domain.games import UnknownRules, latest, lookup
 from service import snapshots
+from service.clock import kept_times
 from service.errors import ServiceError, not_found
 from service.store import EventStore, MatchRow
 
@@ -21,12 +23,14 @@ log = logging.getLogger("hearthlog.loading")
 
 
 class Loaded(msgspec.Struct, frozen=True, kw_only=True):
-    """A match as of one version: its game, its row and its folded state."""
+    """A match as of one version: its game, its row, its folded state, and the recorded times
+    of the versions its owing seats began to owe at (their clocks start there; service.clock)."""
 
     row: MatchRow
     game: Game
     state: match.MatchState
     version: int
+    times: dict[int, datetime] = {}
 
 
 def game_of(game_id: str) -> Game:
@@ -56,6 +60,7 @@ class _Entry(msgspec.Struct, kw_only=True):
     state: Any
     snapped: int = 0
     row: MatchRow | None = None
+    times: dict[int, datetime] = {}
 
 
 class StateCache:
@@ -82,13 +87,14 @@ class StateCache:
         if version > row.version:
             version, state = 0, None
         if version < row.version:
-            version, state, entry.snapped = await self._catch_up(
+            version, state, entry.snapped, seen = await self._catch_up(
                 match_id, game, version, state, row.version
             )
+            entry.times = await self._times(match_id, state, kept_times(state, entry.times, seen))
         entry.row = row
         self._states[match_id] = entry
         self.remember(match_id, version, state)
-        return Loaded(row=row, game=game, state=state, version=version)
+        return Loaded(row=row, game=game, state=state, version=version, times=entry.times)
 
     def known(self, match_id: str) -> Loaded | None:
         """The match as this process last knew it, without asking the store: maybe not current."""
@@ -96,11 +102,23 @@ class StateCache:
         if entry is None or entry.row is None:
             return None
         game = rules_of(entry.row)
-        return Loaded(row=entry.row, game=game, state=entry.state, version=entry.version)
+        return Loaded(row=entry.row, game=game, state=entry.state, version=entry.version,
+                      times=entry.times)
+
+    async def _times(
+        self, match_id: str, state: Any, times: dict[int, datetime]
+    ) -> dict[int, datetime]:
+        """The times kept, with any the owing seats need but the fold did not read (from before
+        a snapshot) read from their events."""
+        missing = set(match.owing_since(state).values()) - set(times)
+        if not missing:
+            return times
+        read = await self._store.load(match_id, after=min(missing) - 1, upto=max(missing))
+        return kept_times(state, times, ((e.version, e.recorded_at) for e in read))
 
     async def _catch_up(
         self, match_id: str, game: Game, version: int, state: Any, head: int
-    ) -> tuple[int, Any, int]:
+    ) -> tuple[int, Any, int, list[tuple[int, datetime]]]:
         """Fold the events after ``version``; from a usable snapshot when far behind."""
         snapped, events = 0, None
         if head - version > snapshots.EVERY:
@@ -111,7 +129,8 @@ class StateCache:
         if events is None:
             events = await self._store.load(match_id, after=version)
         state = match.fold(game, decode_events(game, events), state)
-        return (events[-1].version if events else version), state, snapped
+        seen = [(event.version, event.recorded_at) for event in events]
+        return (events[-1].version if events else version), state, snapped, seen
 
     async def _restore(self, match_id: str, version: int) -> tuple[int, Any, list[Any]] | None:
         """The latest snapshot's version, state and the events after it, if it may be used."""
@@ -122,9 +141,15 @@ class StateCache:
         state = snapshots.restore(snapshot, events[0] if events else None)
         return None if state is None else (snapshot.version, state, events[1:])
 
-    def remember(self, match_id: str, version: int, state: match.MatchState) -> None:
-        """Keep a state known to be the fold of the first ``version`` events."""
+    def remember(
+        self, match_id: str, version: int, state: match.MatchState,
+        times: dict[int, datetime] | None = None,
+    ) -> None:
+        """Keep a state known to be the fold of the first ``version`` events (with the recorded
+        times its owing seats began at, when given)."""
         entry = self._states.get(match_id) or _Entry(version=0, state=None)
+        if times is not None:
+            entry.times = times
         if snapshots.due(entry.snapped, version):
             self._snapshot(match_id, version, state)
             entry.snapped = version

@@ -20,6 +20,7 @@ from domain.core.errors import RuleViolation
 from projections.summary import summary as summarise
 from service import auth, schemas, views
 from service.access import Access
+from service.clock import kept_times, owed_since
 from service.errors import ServiceError, not_found, version_clash
 from service.loading import Loaded, StateCache, game_of
 from service.store import (
@@ -240,8 +241,11 @@ class MatchService:
         seed = await self._server_seed(mid)
         with rule_errors():
             events, state = match.decide_and_evolve(loaded.game, loaded.state, seat, command, seed)
-        after = Loaded(row=_stamped(loaded.row, datetime.now(UTC)), game=loaded.game,
-                       state=state, version=loaded.version + len(events))
+        written = range(loaded.version + 1, loaded.version + len(events) + 1)
+        stamp = datetime.now(UTC)
+        after = Loaded(row=_stamped(loaded.row, stamp), game=loaded.game, state=state,
+                       version=loaded.version + len(events),
+                       times=kept_times(state, loaded.times, ((v, stamp) for v in written)))
         record = None
         if command_id is not None and seat is not None:
             answer = self._answer(Outcome(loaded=after, version=after.version), seat)
@@ -257,10 +261,13 @@ class MatchService:
             finished=match.status(loaded.game, state) == "finished",
             seat_token=(len(state.names) - 1, token_hash) if token_hash else None,
             command=record,
+            owed=owed_since(state),
         )
-        self.cache.remember(mid, after.version, state)
         if stored:
-            after = msgspec.structs.replace(after, row=_stamped(after.row, stored[-1].recorded_at))
+            at = stored[-1].recorded_at
+            times = kept_times(state, loaded.times, ((v, at) for v in written))
+            after = msgspec.structs.replace(after, row=_stamped(after.row, at), times=times)
+        self.cache.remember(mid, after.version, state, after.times)
         # Without a turn clock the answer does not depend on the append's time: reuse it.
         unclocked = record is not None and match.turn_seconds(state) is None
         answer = record.response if record is not None and unclocked else None

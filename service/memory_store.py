@@ -19,11 +19,13 @@ from service.store import (
     MatchRow,
     NewEvent,
     NewMatch,
+    OwedSince,
     StoredEvent,
     StoreError,
     UnknownMatch,
     VersionConflict,
     check_write,
+    due_at,
     exportable,
     is_due,
     match_uuid,
@@ -104,6 +106,7 @@ class MemoryStore:
         finished: bool = False,
         seat_token: tuple[int, bytes] | None = None,
         command: CommandRecord | None = None,
+        owed: OwedSince | None = None,
     ) -> list[StoredEvent]:
         """Check everything first, then change everything, so nothing partial lands."""
         match = self._find(match_id)
@@ -117,9 +120,13 @@ class MemoryStore:
             _stored(match.row.match_id, expected_version + n, event, now, h)
             for n, (event, h) in enumerate(zip(events, hashes, strict=True), start=1)
         ]
+        owed = owed or OwedSince()
+        since = [_since(match, v, expected_version, now) for v in (owed.clock, owed.bots)]
         match.events.extend(new)
         match.row = msgspec.structs.replace(
             match.row,
+            owed_since=since[0],
+            bot_owed_since=since[1],
             version=expected_version + len(events),
             head_hash=hashes[-1] if hashes else match.row.head_hash,
             status=status,
@@ -209,8 +216,9 @@ class MemoryStore:
     async def due_matches(self, *, bot_delay: float, limit: int = 100) -> list[str]:
         """Matches in play where a bot is to act or a turn clock ran out; see ``is_due``."""
         now = datetime.now(UTC)
-        rows = sorted((m.row for m in self._matches.values()), key=lambda row: row.updated_at)
-        return [row.match_id for row in rows if is_due(row, bot_delay, now)][:limit]
+        rows = [m.row for m in self._matches.values() if is_due(m.row, bot_delay, now)]
+        rows.sort(key=lambda row: due_at(row, bot_delay) or now)
+        return [row.match_id for row in rows][:limit]
 
     async def save_snapshot(
         self, match_id: str, version: int, fingerprint: str, state: bytes
@@ -246,6 +254,14 @@ def _check_unique(
             raise StoreError(f"seat {seat} of match {match.row.match_id} already has a token")
     if command is not None and command.command_id in match.commands:
         raise DuplicateCommand(match.row.match_id, command.command_id)
+
+
+def _since(match: _Match, version: int | None, expected: int, now: datetime) -> datetime | None:
+    """When a seat began to owe at ``version``: now for a version being written, else the recorded
+    time of that earlier event (as the Postgres statement does)."""
+    if version is None:
+        return None
+    return now if version > expected else match.events[version - 1].recorded_at
 
 
 def _copy(value: dict[str, Any]) -> dict[str, Any]:

@@ -42,10 +42,16 @@ log = logging.getLogger("hearthlog.store")
 # The statement is put together for the append's shape (one event, several, none; the match
 # row's read model; a seat token; a command record), so each part is written only when there is
 # something to write; each shape is one prepared statement. ``{}`` marks the parameters a part
-# adds after the first five.
+# adds after the first seven.
+# When a seat began to owe, from the match version it began at ($n, None: no seat): this append's
+# own time for a version it writes, else the recorded time of that earlier event (migration 0006).
+_SINCE = """CASE WHEN ${0}::int IS NULL THEN NULL WHEN ${0}::int > $2 THEN now()
+            ELSE (SELECT recorded_at FROM events WHERE match_id = $1 AND version = ${0}::int) END"""
 _HEAD = """
 WITH head AS (
-    UPDATE heads SET version = $3, head_hash = $4, updated_at = now()
+    UPDATE heads SET version = $3, head_hash = $4, updated_at = now(),
+        owed_since = """ + _SINCE.format(6) + """,
+        bot_owed_since = """ + _SINCE.format(7) + """
     WHERE match_id = $1 AND version = $2 AND head_hash = $5
     RETURNING updated_at
 )"""
@@ -79,7 +85,7 @@ def statement(events: int, row: bool, token: bool, command: bool) -> str:
     a seat token, a command record."""
     parts = [_HEAD, _ROW if row else "", "" if events == 0 else _ONE_EVENT if events == 1
              else _EVENTS, _TOKEN if token else "", _COMMAND if command else ""]
-    numbers = itertools.count(6)
+    numbers = itertools.count(8)
     text = "".join(part.format(*(f"${next(numbers)}" for _ in range(part.count("{}"))))
                    for part in parts)
     return text + "\nSELECT updated_at FROM head\n"
@@ -150,11 +156,14 @@ async def read_head(pool: asyncpg.Pool, key: uuid.UUID) -> tuple[int | None, byt
 
 async def append_once(pool: asyncpg.Pool, key: uuid.UUID, expected: int, head: bytes,
                       events: list[Any], row: Row | None, seat_token: tuple[int, bytes] | None,
-                      command: Any) -> tuple[datetime, list[bytes]]:
-    """Run the statement once, chaining from ``head``, writing ``row`` unless it is None;
-    Refused when it hit no head."""
+                      command: Any, owed: tuple[int | None, int | None] = (None, None),
+                      ) -> tuple[datetime, list[bytes]]:
+    """Run the statement once, chaining from ``head``, writing ``row`` unless it is None, and
+    the versions the longest-owing seat and bot seat began to owe at; Refused when it hit no
+    head."""
     hashes = chain([event.data for event in events], head)
-    args = [key, expected, expected + len(events), hashes[-1] if hashes else head, head]
+    args: list[Any] = [key, expected, expected + len(events), hashes[-1] if hashes else head,
+                       head, *owed]
     if row is not None:
         args += row
     args += _event_args(expected, events, hashes)

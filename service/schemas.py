@@ -168,6 +168,13 @@ class SendCommand(Body):
     expected_version: Annotated[int, Meta(ge=0)] | None = None
 
 
+class SeatDeadline(msgspec.Struct, kw_only=True):
+    """When the server plays for one seat in to_act (its own clock, from when it began to owe)."""
+
+    seat: int
+    deadline: datetime
+
+
 class MatchView(msgspec.Struct, kw_only=True):
     """What the caller may see now: a seat's view with its token, else the spectator's."""
 
@@ -182,8 +189,13 @@ class MatchView(msgspec.Struct, kw_only=True):
     to_act: list[int] = []
     deadline: Annotated[
         datetime | None,
-        Meta(description="With a turn clock: when the seats in to_act are played for"),
+        Meta(description="With a turn clock: when your seat is played for if it is in to_act, "
+             "else the soonest deadline of the seats in to_act"),
     ] = None
+    deadlines: Annotated[
+        list[SeatDeadline],
+        Meta(description="With a turn clock: each seat in to_act and its own deadline"),
+    ] = []
 
 
 class CommandAnswer(msgspec.Struct, kw_only=True):

@@ -10,7 +10,7 @@ import msgspec
 from domain.core import match
 from projections.log import seat_log
 from service import schemas
-from service.clock import deadline
+from service.clock import deadlines
 from service.loading import Loaded, decode_events
 
 
@@ -51,8 +51,9 @@ def match_view(
 ) -> schemas.MatchView:
     """The caller's view: the game's observer for the board, nothing else from the state.
 
-    ``last_event_at`` is when the view's version was recorded (default: the match row's last
-    update), from which a turn clock's deadline runs.
+    With a turn clock each owing seat has its own deadline, from the recorded time of the version
+    it began to owe at (``loaded.times``; ``last_event_at``, else the row's last update, for one
+    not known). ``deadline`` is the caller's own when it owes, else the soonest of them.
     """
     state, game = loaded.state, loaded.game
     board = None
@@ -60,6 +61,7 @@ def match_view(
     if isinstance(state, match.Table):
         board = game.observe(state.game, seat)
         waiting = () if match.outcome(game, state) is not None else game.to_act(state.game)
+    ends = deadlines(state, loaded.times, last_event_at or loaded.row.updated_at)
     return schemas.MatchView(
         match_id=str(loaded.row.match_id),
         game=loaded.game.id,
@@ -70,7 +72,8 @@ def match_view(
         players=players(state.names, state.bots),
         board=board,
         to_act=list(waiting),
-        deadline=deadline(state, waiting, last_event_at or loaded.row.updated_at),
+        deadline=ends.get(seat) if seat in ends else min(ends.values(), default=None),
+        deadlines=[schemas.SeatDeadline(seat=s, deadline=at) for s, at in sorted(ends.items())],
     )
 
 

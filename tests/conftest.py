@@ -5,7 +5,8 @@ created) when set; else a testcontainers Postgres when a Docker engine answers; 
 Postgres in a temporary folder. The schema is migrated once into a template database, and each
 test that asks for ``database_url`` gets its own copy of it.
 
-Every session carries the test game Tally (tests/tally, two rules versions) beside the real
+Every session carries the test games Tally (tests/tally, two rules versions) and Hexes
+(tests/core/hexes.py, reaction windows) beside the real
 games, so whatever runs over every registered game runs over it too.
 """
 
@@ -20,6 +21,7 @@ from collections.abc import AsyncIterator, Iterator
 import asyncpg
 import pytest
 
+import tests.core.hexes
 import tests.tally  # noqa: F401  (registers the test game Tally, rules versions 1 and 2)
 from service.migrations import apply_migrations
 from service.postgres import (

@@ -68,6 +68,9 @@ class Rulebook:
       suite's leak check (docs/conformance.md); registration refuses a game that leaves it None.
     - ``label(state, seat, command)``: a short line naming one of the seat's legal commands for a
       person ("Play Gale on Bryn"), from what that seat may see (default: ``plain_label``).
+    - ``on_time_out(state, seat)``: the command played for a seat whose turn clock ran out, one
+      of its legal actions (the game's declared default: the lowest card, "allow" in a reaction
+      window...); None: the seat's first legal action (see ``time_out_action``).
     """
 
     id: str
@@ -92,10 +95,19 @@ class Rulebook:
     bots: Mapping[str, Choose] = field(default_factory=dict)
     secrets: Callable[[Any, int | None], frozenset[str]] | None = None
     label: Callable[[Any, int, Any], str] = plain_label
+    on_time_out: Callable[[Any, int], Any] | None = None
 
     def decide(self, state: Any, seat: int, command: Any, rng: Rng) -> list[Any]:
         """The events a seat's command causes (``decide_steps`` without the state they lead to)."""
         return self.decide_steps(state, seat, command, rng).events
+
+    def time_out_action(self, state: Any, seat: int) -> Any | None:
+        """What a seat out of time plays: the game's declared default, else its first legal action
+        (None when it has none)."""
+        if self.on_time_out is not None:
+            return self.on_time_out(state, seat)
+        actions = self.legal_actions(state, seat)
+        return actions[0] if actions else None
 
 
 Game = Rulebook  # what a match is played with: one game under one rules version

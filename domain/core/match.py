@@ -1,12 +1,15 @@
 """A match around any game: the lobby where seats are taken, then the table where it is played.
 
 The match stream starts with ``MatchCreated`` and ``SeatJoined`` events, then ``MatchStarted``
-followed by the game's own events.  Lobby and table are separate state types, not a flag.
+followed by the game's own events.  Lobby and table are separate state types, not a flag.  Both
+count the events folded (``version``), and the table keeps, for each seat the rules wait on, the
+version at which it began to owe its move (``owing``): a per-seat turn clock runs from there.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 from typing import Any
 
 import msgspec
@@ -86,16 +89,31 @@ class Lobby(msgspec.Struct, frozen=True, kw_only=True):
     names: tuple[str, ...] = ()
     client_seeds: tuple[str | None, ...] = ()
     bots: tuple[str | None, ...] = ()
+    version: int = 1
+
+
+class Owed(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
+    """A seat the rules wait on, and the match version at which it began to owe (and has since)."""
+
+    seat: int
+    since: int
 
 
 class Table(msgspec.Struct, frozen=True, kw_only=True):
-    """Play has begun; ``game`` is the game's own state (its ``initial`` until the deal)."""
+    """Play has begun; ``game`` is the game's own state (its ``initial`` until the deal).
+
+    ``owing`` lists the seats in ``to_act``, in its order, each with the version it began to owe
+    at: a seat that stays in ``to_act`` from event to event keeps its version; one that leaves
+    and comes back (it moved, a reaction window paused it) begins again.
+    """
 
     created: MatchCreated
     names: tuple[str, ...]
     client_seeds: tuple[str | None, ...]
     game: Any
     bots: tuple[str | None, ...] = ()
+    version: int = 0
+    owing: tuple[Owed, ...] = ()
 
 
 MatchState = Lobby | Table
@@ -169,7 +187,7 @@ def decide_and_evolve(
             if seat is None:
                 raise RuleViolation("only a seated player can act")
             steps = game.decide_steps(state.game, seat, command, table_rng(state, seed))
-            return steps.events, msgspec.structs.replace(state, game=steps.state)
+            return steps.events, _advanced(game, state, steps.events, steps.states)
     raise BrokenInvariant(f"no rule for {type(command).__name__} in {type(state).__name__}")
 
 
@@ -228,9 +246,40 @@ def _time_out(
     if isinstance(action, Concede):
         raise RuleViolation("a seat out of time is played for, never conceded")
     played = game.decide_steps(state.game, command.seat, action, table_rng(state, seed))
-    return [SeatTimedOut(seat=command.seat), *played.events], msgspec.structs.replace(
-        state, game=played.state
-    )
+    events = [SeatTimedOut(seat=command.seat), *played.events]
+    return events, _advanced(game, state, events, [state.game, *played.states])
+
+
+def time_out(game: Game, state: Table, seat: int) -> TimeOut | None:
+    """The time-out a seat out of time gets: the game's declared default (``on_time_out``)."""
+    action = game.time_out_action(state.game, seat)
+    return None if action is None else TimeOut(seat=seat, action=msgspec.to_builtins(action))
+
+
+def _advanced(game: Game, state: Table, events: list[Any], states: list[Any]) -> Table:
+    """The table after a command's events, given the game state after each of them."""
+    if len(states) != len(events):  # a game that decided without Steps.then: fold again
+        states = list(itertools.accumulate(events, functools.partial(_game_evolve, game),
+                                           initial=state.game))[1:]
+    owing, version = state.owing, state.version
+    for after in states:
+        version += 1
+        owing = owed(owing, game.to_act(after), version)
+    return msgspec.structs.replace(state, game=states[-1] if states else state.game,
+                                   version=version, owing=owing)
+
+
+def _game_evolve(game: Game, state: Any, event: Any) -> Any:
+    """The game's evolve, passing over the match's own SeatTimedOut."""
+    return state if type(event) is SeatTimedOut else game.evolve(state, event)
+
+
+def owed(owing: tuple[Owed, ...], waiting: tuple[int, ...], version: int) -> tuple[Owed, ...]:
+    """The seats owing after an event at ``version``: the ones still waited on keep their since."""
+    if len(owing) == len(waiting) and all(o.seat == s for o, s in zip(owing, waiting)):
+        return owing
+    since = {o.seat: o.since for o in owing}
+    return tuple(Owed(seat=seat, since=since.get(seat, version)) for seat in waiting)
 
 
 def _start(game: Game, state: Lobby, seed: bytes) -> list[Any]:
@@ -245,9 +294,12 @@ def _start(game: Game, state: Lobby, seed: bytes) -> list[Any]:
 def evolve(game: Game, state: MatchState | None, event: Any) -> MatchState:
     """Record one event of the match stream (play first: nearly every event is the game's)."""
     if type(state) is Table:
+        version = state.version + 1
         if type(event) is SeatTimedOut:
-            return state
-        return msgspec.structs.replace(state, game=game.evolve(state.game, event))
+            return msgspec.structs.replace(state, version=version)
+        after = game.evolve(state.game, event)
+        owing = owed(state.owing, game.to_act(after), version)
+        return msgspec.structs.replace(state, game=after, version=version, owing=owing)
     match state, event:
         case None, MatchCreated():
             return Lobby(created=event)
@@ -257,6 +309,7 @@ def evolve(game: Game, state: MatchState | None, event: Any) -> MatchState:
                 names=(*state.names, event.name),
                 client_seeds=(*state.client_seeds, event.client_seed),
                 bots=(*state.bots, None if event.bot is msgspec.UNSET else event.bot),
+                version=state.version + 1,
             )
         case Lobby(), MatchStarted():
             return Table(
@@ -265,6 +318,7 @@ def evolve(game: Game, state: MatchState | None, event: Any) -> MatchState:
                 client_seeds=state.client_seeds,
                 game=game.initial,
                 bots=state.bots,
+                version=state.version + 1,
             )
     raise BrokenInvariant(f"cannot apply {type(event).__name__} to {type(state).__name__}")
 
@@ -286,6 +340,11 @@ def dealt(game: Game, state: MatchState) -> bool:
 def bot_of(state: MatchState, seat: int) -> str | None:
     """The bot playing a seat, or None for a person."""
     return state.bots[seat] if seat < len(state.bots) else None
+
+
+def owing_since(state: MatchState) -> dict[int, int]:
+    """Each seat the rules wait on, with the match version at which it began to owe its move."""
+    return {o.seat: o.since for o in state.owing} if isinstance(state, Table) else {}
 
 
 def turn_seconds(state: MatchState) -> int | None:

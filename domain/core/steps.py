@@ -13,9 +13,11 @@ class Steps:
         """Start from a state (None before the first event)."""
         self.state: Any = state
         self.events: list[Any] = []
+        self.states: list[Any] = []  # the state after each event, for the match's per-seat clocks
         self._evolve = evolve
 
     def then(self, event: Any) -> None:
         """Decide one more event and record it."""
         self.events.append(event)
         self.state = self._evolve(self.state, event)
+        self.states.append(self.state)

@@ -20,6 +20,7 @@ from domain.whiteout_road import (
 from domain.whiteout_road.evolve import evolve
 from domain.whiteout_road.legal import legal_actions, to_act
 from domain.whiteout_road.state import UNOPENED
+from domain.whiteout_road.time_out import on_time_out
 from domain.whiteout_road.versions import V1, V2, Ruleset
 
 
@@ -47,6 +48,7 @@ def rulebook(ruleset: Ruleset) -> Rulebook:
         outcome=outcome.outcome,
         secrets=audit.secrets,
         label=labels.label,
+        on_time_out=on_time_out,
     )
 
 

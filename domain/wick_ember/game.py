@@ -19,6 +19,7 @@ from domain.wick_ember import (
 from domain.wick_ember.evolve import evolve
 from domain.wick_ember.legal import legal_actions, to_act
 from domain.wick_ember.state import UNLIT
+from domain.wick_ember.time_out import on_time_out
 
 GAME = Rulebook(
     id="wick-and-ember",
@@ -42,5 +43,6 @@ GAME = Rulebook(
     outcome=outcome.outcome,
     secrets=audit.secrets,
     label=labels.label,
+    on_time_out=on_time_out,
     bots=bot.BOTS,
 )

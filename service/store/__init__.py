@@ -6,7 +6,14 @@ matches in ``queries``) and ``service.memory_store.MemoryStore`` both keep.
 """
 
 from service.store.postgres import PostgresStore
-from service.store.protocol import EventStore, check_write, exportable, is_due, match_uuid
+from service.store.protocol import (
+    EventStore,
+    check_write,
+    due_at,
+    exportable,
+    is_due,
+    match_uuid,
+)
 from service.store.records import (
     CHANNEL,
     STATUSES,
@@ -17,6 +24,7 @@ from service.store.records import (
     MatchRow,
     NewEvent,
     NewMatch,
+    OwedSince,
     StoredEvent,
     StoreError,
     UnknownMatch,
@@ -34,12 +42,14 @@ __all__ = [
     "MatchRow",
     "NewEvent",
     "NewMatch",
+    "OwedSince",
     "PostgresStore",
     "StoreError",
     "StoredEvent",
     "UnknownMatch",
     "VersionConflict",
     "check_write",
+    "due_at",
     "exportable",
     "is_due",
     "match_uuid",

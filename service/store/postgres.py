@@ -33,6 +33,7 @@ from service.store.records import (
     MatchRow,
     NewEvent,
     NewMatch,
+    OwedSince,
     StoredEvent,
     StoreError,
     UnknownMatch,
@@ -109,6 +110,7 @@ class PostgresStore:
         finished: bool = False,
         seat_token: tuple[int, bytes] | None = None,
         command: CommandRecord | None = None,
+        owed: OwedSince | None = None,
     ) -> list[StoredEvent]:
         """Append at ``expected_version`` with everything that goes with it, or write nothing."""
         key = match_uuid(match_id)
@@ -116,8 +118,9 @@ class PostgresStore:
             raise UnknownMatch(match_id)
         check_write(status, events)
         row = (status, msgspec.json.encode(summary), seats_taken, finished)
+        since = (None, None) if owed is None else (owed.clock, owed.bots)
         now, hashes = await self._append_once(key, expected_version, events, row, seat_token,
-                                              command)
+                                              command, since)
         canonical = str(key)
         if hashes:
             self.announcer.announce(f"{canonical}:{expected_version + len(events)}")
@@ -129,6 +132,7 @@ class PostgresStore:
     async def _append_once(
         self, key: uuid.UUID, expected: int, events: list[NewEvent], row: pg_append.Row,
         seat_token: tuple[int, bytes] | None, command: CommandRecord | None,
+        since: tuple[int | None, int | None] = (None, None),
     ) -> tuple[datetime, list[bytes]]:
         """One statement chained from the known head; once more if that head was not current."""
         head = self.heads.get(key, expected)
@@ -138,7 +142,7 @@ class PostgresStore:
             try:
                 changed = None if self.heads.row(key, expected, head) == row else row
                 now, hashes = await pg_append.append_once(
-                    self.pool, key, expected, head, events, changed, seat_token, command)
+                    self.pool, key, expected, head, events, changed, seat_token, command, since)
             except pg_append.Refused as refused:
                 head = _checked(key, expected, refused.version, refused.head)
                 self.heads.put(key, expected, head)

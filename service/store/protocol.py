@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import uuid
 from collections.abc import AsyncIterator
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 import msgspec
@@ -19,6 +19,7 @@ from service.store.records import (
     MatchRow,
     NewEvent,
     NewMatch,
+    OwedSince,
     StoredEvent,
     StoreError,
 )
@@ -41,6 +42,7 @@ class EventStore(Protocol):
         finished: bool = False,
         seat_token: tuple[int, bytes] | None = None,
         command: CommandRecord | None = None,
+        owed: OwedSince | None = None,
     ) -> list[StoredEvent]: ...
 
     async def load(
@@ -108,14 +110,23 @@ def exportable(row: MatchRow, filters: ExportFilter) -> bool:
 
 
 
-def is_due(row: MatchRow, bot_delay: float, now: datetime) -> bool:
-    """In play, and a bot to act has waited ``bot_delay`` seconds or the turn clock ran out."""
+def due_at(row: MatchRow, bot_delay: float) -> datetime | None:
+    """When the server next owes a move in play: the longest-owing bot seat ``bot_delay`` after
+    it began to owe, or the longest-owing seat's turn clock running out; None: never."""
     if row.status != "playing":
-        return False
-    idle = (now - row.updated_at).total_seconds()
+        return None
     clock = row.summary.get("turn_seconds")
-    bot_waiting = bool(row.summary.get("bot_to_act")) and idle >= bot_delay
-    return bot_waiting or (clock is not None and idle >= clock)
+    dues = [
+        row.bot_owed_since + timedelta(seconds=bot_delay) if row.bot_owed_since else None,
+        row.owed_since + timedelta(seconds=clock) if row.owed_since and clock is not None else None,
+    ]
+    return min((due for due in dues if due is not None), default=None)
+
+
+def is_due(row: MatchRow, bot_delay: float, now: datetime) -> bool:
+    """In play, and a bot seat has owed its move ``bot_delay`` seconds or a turn clock ran out."""
+    due = due_at(row, bot_delay)
+    return due is not None and due <= now
 
 
 def check_write(status: str, events: list[NewEvent]) -> None:

@@ -14,15 +14,17 @@ from service.store.records import ExportFilter, FinishedMatch, MatchRow, StoredE
 # ``heads`` because every append moves it (service.pg_append).
 MATCH_COLUMNS = """match_id, game, rules_version, status, seats, seats_taken, practice,
     tournament, label, version, head_hash, seed_commitment, summary, created_at, updated_at,
-    finished_at"""
+    finished_at, owed_since, bot_owed_since"""
 MATCHES = "matches JOIN heads USING (match_id)"
 
+# Per-seat clocks (migration 0006): due when the longest-owing bot seat has waited the bot delay,
+# or the longest-owing seat's turn clock ran out; soonest first.
+_DUE_AT = """least(bot_owed_since + make_interval(secs => $1),
+    owed_since + make_interval(secs => (summary->>'turn_seconds')::int))"""
 _DUE = f"""
 SELECT match_id FROM {MATCHES}
-WHERE status = 'playing' AND (
-    ((summary->>'bot_to_act')::boolean AND updated_at <= now() - make_interval(secs => $1))
-    OR updated_at + make_interval(secs => (summary->>'turn_seconds')::int) <= now())
-ORDER BY updated_at LIMIT $2
+WHERE status = 'playing' AND {_DUE_AT} <= now()
+ORDER BY {_DUE_AT} LIMIT $2
 """
 
 _FINISHED_WHERE = """status = 'finished'

@@ -48,6 +48,15 @@ class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
     hash: bytes
 
 
+class OwedSince(msgspec.Struct, frozen=True, kw_only=True):
+    """For the clock's sweep: the match version at which the seat owing its move the longest
+    began to owe it (None: nobody owes, or the match has no clock), and the same among bot seats.
+    The store turns each into that event's recorded time (this append's own, for a new one)."""
+
+    clock: int | None = None
+    bots: int | None = None
+
+
 class MatchRow(msgspec.Struct, frozen=True, kw_only=True):
     """A match's row without its secrets (server seed, host token hash)."""
 
@@ -67,6 +76,8 @@ class MatchRow(msgspec.Struct, frozen=True, kw_only=True):
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
+    owed_since: datetime | None = None  # see OwedSince: when the longest-owing seat began to owe
+    bot_owed_since: datetime | None = None  # ... and the longest-owing bot seat
 
 
 class CommandRecord(msgspec.Struct, frozen=True, kw_only=True):

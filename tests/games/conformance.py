@@ -30,6 +30,7 @@ from projections.export import decode_export, encode_export
 from projections.log import event_lines
 from projections.verify import verify
 from service import snapshots, views
+from service.clock import kept_times
 from service.exports import seat_view
 from service.loading import Loaded
 from service.store import MatchRow
@@ -352,15 +353,17 @@ def check_replay(game: Rulebook, played: Played) -> list[str]:
     replays it (service.exports.seat_view over projections.replay) is the view it was served then
     (from the state decide reached, as the service's cache holds it)."""
     found: list[str] = []
-    row, served, version = _row(game, played), None, 0
+    row, served, version, times = _row(game, played), None, 0, {}
     for batch in batches(game, played):
-        version += len(batch.events)
+        first, version = version, version + len(batch.events)
         served = batch.after if served is None else match.decide_and_evolve(
             game, served, batch.seat, batch.command, played.server_seed)[1]
+        recorded = played.events[first:version]
+        times = kept_times(served, times, ((e.version, e.recorded_at) for e in recorded))
         if not match.dealt(game, batch.after):
             continue
         at = played.events[version - 1].recorded_at
-        loaded = Loaded(row=row, game=game, state=served, version=version)
+        loaded = Loaded(row=row, game=game, state=served, version=version, times=times)
         for reader in _readers(served):
             then = views.match_view(loaded, reader, last_event_at=at)
             again = seat_view(row, game, played.events[:version], reader)

@@ -67,10 +67,10 @@ def test_the_generator_writes_only_the_missing_records_and_never_rewrites_one(tm
 
 @BOOKS
 def test_a_rules_change_in_place_fails_the_old_records(game: Rulebook):
-    """Why a change needs a new version: the same version with a changed deal no longer
-    reproduces its committed matches."""
+    """Why a change needs a new version: the same version with a changed deal (another shuffle,
+    the seats in another order) no longer reproduces its committed matches."""
     changed = dataclasses.replace(
-        game, setup=lambda options, names, rng: game.setup(options, names, Rng(b"changed")))
+        game, setup=lambda options, names, rng: game.setup(options, names[::-1], Rng(b"changed")))
     documents = golden.records(golden.record_path(game))
 
     reports = [verify(d, {(game.id, game.rules_version): changed}) for d in documents]

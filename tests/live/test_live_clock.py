@@ -7,9 +7,16 @@ import asyncio
 import json
 from datetime import datetime, timedelta
 
+import httpx
+
+from domain.core import match
+from domain.core.codec import event_decoder
+from domain.games import GAMES
 from tests.api.players import Player, seated_match
 from tests.live.conftest import serving_live
 from tests.live.stream_client import stored_events, wait_for
+
+ROAD = GAMES["whiteout-road"]
 
 
 async def time_outs(database_url: str, match_id: str) -> list:
@@ -74,3 +81,59 @@ async def test_two_server_processes_play_for_a_seat_only_once(two_servers, live_
         if row["type"] == "seat_timed_out":
             idle = row["recorded_at"] - rows[row["version"] - 2]["recorded_at"]
             assert idle >= timedelta(seconds=1)
+
+
+def seat_time_outs(rows: list) -> list[tuple[int, int, datetime, datetime]]:
+    """Each stored time-out as (seat, the version it began to owe at, when it began, when it was
+    played for), from the fold of the stored events."""
+    decoder, found, state = event_decoder(ROAD), [], None
+    for row in rows:
+        event = decoder.decode(row["data"].encode())
+        if isinstance(event, match.SeatTimedOut):
+            since = match.owing_since(state)[event.seat]
+            found.append((event.seat, since, rows[since - 1]["recorded_at"], row["recorded_at"]))
+        state = match.evolve(ROAD, state, event)
+    return found
+
+
+async def test_a_seat_that_never_commits_is_played_for_at_its_own_deadline_once(
+    two_servers, live_database
+):
+    """Given Whiteout Road with a four-second clock on two server processes, when Ash commits at
+    once and Bryn two seconds later (through the other server) and Cole never, then Cole's
+    deadline never moved, Cole is played for once, at that deadline (before Bryn's commitment
+    plus four seconds), and every time-out of the match came a full clock after its seat began
+    to owe, never twice for one wait."""
+    first, second = two_servers
+    created, players = await seated_match(first, ["Ash", "Bryn", "Cole"], game="whiteout-road",
+                                          turn_seconds=4)
+    match_id, (ash, bryn, cole) = created["match_id"], players
+    try:
+        deadline = datetime.fromisoformat((await cole.get("/view"))["deadline"])
+        await ash.send((await ash.get("/legal-actions"))["actions"][0]["command"])
+        await asyncio.sleep(2)
+        async with httpx.AsyncClient(base_url=second, headers=bryn.client.headers) as other:
+            action = (await bryn.get("/legal-actions"))["actions"][0]["command"]
+            sent = await other.post(f"/matches/{match_id}/commands", json={"command": action})
+            assert sent.status_code == 200, sent.text
+        answered = sent.json()["view"]
+        assert answered["deadlines"] == [{"seat": 2, "deadline": answered["deadline"]}]
+        assert datetime.fromisoformat(answered["deadline"]) == deadline
+        [out, *_] = await wait_for(lambda: time_outs(live_database, match_id), seconds=60)
+        assert json.loads(out["data"]) == {"type": "seat_timed_out", "seat": 2}
+        assert deadline <= out["recorded_at"] < deadline + timedelta(seconds=2)
+        [bryn_at] = [row["recorded_at"] for row in await stored_events(live_database, match_id)
+                     if row["type"] == "play_committed" and json.loads(row["metadata"])["seat"] == 1]
+        assert out["recorded_at"] < bryn_at + timedelta(seconds=4)
+        await asyncio.sleep(1)  # both servers had time to (wrongly) play for Cole again
+        rows = await stored_events(live_database, match_id)
+        outs = seat_time_outs(rows)
+        assert [o for o in outs if o[3] < deadline + timedelta(seconds=3)] == [outs[0]]
+        assert outs[0][0] == 2
+        assert all(played - began >= timedelta(seconds=4) for _, _, began, played in outs)
+        assert len({(seat, since) for seat, since, _, _ in outs}) == len(outs)
+    finally:
+        for player in (ash, bryn):
+            await player.client.post(f"/matches/{match_id}/concede")
+        for player in players:
+            await player.close()

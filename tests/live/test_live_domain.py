@@ -90,7 +90,8 @@ def test_given_the_seat_to_act_when_it_times_out_then_the_time_out_precedes_the_
     events = match.decide(WICK, state, None, match.TimeOut(seat=seat, action=action), seed)
     played = match.decide(WICK, state, seat, msgspec.convert(action, WICK.Command), seed)
     assert events == [match.SeatTimedOut(seat=seat), *played]
-    assert match.evolve(WICK, state, events[0]) is state
+    stepped = match.evolve(WICK, state, events[0])  # only counted: the play follows
+    assert stepped == msgspec.structs.replace(state, version=state.version + 1)
     after, _ = apply(state, version, None, match.TimeOut(seat=seat, action=action), seed)
     assert WICK.to_act(after.game) != (seat,)
 

@@ -33,7 +33,7 @@ async def test_a_match_of_bots_and_time_outs_exports_and_verifies_clean():
     await service.start(match_id, created.host_token)
     while (loaded := await service.cache.load(match_id)).row.status != "finished":
         due = next_due(loaded, bot_delay=0) or Due(
-            at=datetime.now(UTC), seats=loaded.game.to_act(loaded.state.game), kind="clock"
+            at=datetime.now(UTC), seat=loaded.game.to_act(loaded.state.game)[0], kind="clock"
         )
         assert await runner.act(loaded, due)
     report = await ExportService(store).verification(match_id)

@@ -160,7 +160,7 @@ async def test_matches_stored_before_the_heads_table_keep_their_head(
     finally:
         await conn.close()
 
-    assert await apply_migrations(blank_url) == ["0005_heads.sql"]
+    assert await apply_migrations(blank_url) == ["0005_heads.sql", "0006_owed_since.sql"]
     pool = await create_pool(blank_url)
     try:
         store = PostgresStore(pool)
@@ -173,3 +173,39 @@ async def test_matches_stored_before_the_heads_table_keep_their_head(
             [b'{"game":"embers"}', b"{}"])
     finally:
         await pool.close()
+
+
+async def test_matches_in_play_before_per_seat_clocks_count_from_their_last_append(
+    blank_url: str, tmp_path: Path
+) -> None:
+    """Given a match in play with a bot to act and a lobby, stored before migration 0006, then
+    the match in play owes since its last append (as the clock counted before) and the lobby
+    owes nothing."""
+    for migration in read_migrations(MIGRATIONS_DIR)[:5]:
+        (tmp_path / migration.name).write_text(migration.sql)
+    await apply_migrations(blank_url, tmp_path)
+    playing, lobby = uuid.uuid4(), uuid.uuid4()
+    conn = await asyncpg.connect(blank_url)
+    try:
+        for key, status in ((playing, "playing"), (lobby, "lobby")):
+            await conn.execute(
+                """INSERT INTO matches (match_id, game, rules_version, status, seats,
+                seed_commitment, server_seed, summary)
+                VALUES ($1, 'embers', '1', $2, 2, 'c0ffee', '', '{"bot_to_act": true}')""",
+                key, status)
+            await conn.execute(
+                """INSERT INTO heads (match_id, version, head_hash, updated_at)
+                VALUES ($1, 3, $2, '2026-01-02Z')""", key, link(GENESIS, b"{}"))
+    finally:
+        await conn.close()
+
+    assert await apply_migrations(blank_url) == ["0006_owed_since.sql"]
+    pool = await create_pool(blank_url)
+    try:
+        store = PostgresStore(pool)
+        moved, waiting = await store.get_match(str(playing)), await store.get_match(str(lobby))
+    finally:
+        await pool.close()
+    then = datetime(2026, 1, 2, tzinfo=UTC)
+    assert moved is not None and (moved.owed_since, moved.bot_owed_since) == (then, then)
+    assert waiting is not None and (waiting.owed_since, waiting.bot_owed_since) == (None, None)

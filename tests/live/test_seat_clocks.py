@@ -1,0 +1,134 @@
+"""Per-seat clocks and bots in a simultaneous phase (Whiteout Road), in one process: each seat's
+deadline runs from when it began to owe, a time-out plays the game's declared default (H13), and
+bots fill every bot seat of a phase within one delay."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime, timedelta
+from typing import Any
+
+import msgspec
+
+from domain.core.codec import event_decoder
+from domain.games import GAMES
+from domain.whiteout_road.cards import height, sort_key
+from service import schemas
+from service.bots import BotRunner
+from service.matches import MatchService
+from service.memory_store import MemoryStore
+from tests.live.stream_client import wait_for
+
+ROAD = GAMES["whiteout-road"]
+
+
+async def road(service: MatchService, seats: list[str | None], **body: Any) -> tuple[str, list]:
+    """A started Whiteout Road match: a bot (by name) or a person (None) per seat; its id and
+    the people's tokens by seat."""
+    created = await service.create(schemas.CreateMatch(game="whiteout-road", seats=len(seats),
+                                                       **body))
+    tokens: list[str | None] = []
+    for n, bot in enumerate(seats):
+        join = {"bot": bot} if bot else {"name": f"Person {n}"}
+        tokens.append((await service.join(created.match_id,
+                                          msgspec.convert(join, schemas.JoinSeat))).token)
+    await service.start(created.match_id, created.host_token)
+    return created.match_id, tokens
+
+
+async def commit(service: MatchService, match_id: str, token: str) -> dict:
+    """Send the seat's first legal commitment; its answer."""
+    actions = (await service.legal_actions(match_id, token)).actions
+    body = schemas.SendCommand(command=actions[0].command)
+    status, answer = await service.command(match_id, token, body)
+    assert status == 200
+    return msgspec.json.decode(answer)
+
+
+def by_seat(view: schemas.MatchView) -> dict[int, datetime]:
+    """The view's per-seat deadlines."""
+    return {d.seat: d.deadline for d in view.deadlines}
+
+
+async def events_of(store: MemoryStore, match_id: str) -> list[tuple[Any, Any]]:
+    """(stored row, typed event) for every event of the match."""
+    decoder = event_decoder(ROAD)
+    return [(row, decoder.decode(row.data)) for row in await store.load(match_id)]
+
+
+async def test_a_seat_that_commits_does_not_move_another_seats_deadline():
+    """Given three people owing the first beat's card with a clock, when seat 0 commits, then
+    seats 1 and 2 keep the very deadlines they had, seat 0 has none, each seat's own view names
+    its own deadline, and a spectator's names the soonest."""
+    service = MatchService(MemoryStore())
+    match_id, tokens = await road(service, [None, None, None], turn_seconds=3600)
+    before = [await service.view(match_id, token) for token in tokens]
+    assert set(by_seat(before[0])) == {0, 1, 2}
+    await asyncio.sleep(0.01)
+    await commit(service, match_id, tokens[0])
+    after = [await service.view(match_id, token) for token in tokens]
+    spectator = await service.view(match_id, None)
+    assert by_seat(after[1]) == {1: by_seat(before[0])[1], 2: by_seat(before[0])[2]}
+    assert after[1].deadline == by_seat(before[1])[1] and after[2].deadline == by_seat(before[2])[2]
+    assert spectator.deadline == min(by_seat(after[0]).values())
+    assert after[0].to_act == [1, 2]
+
+
+async def test_h13_a_seat_that_never_commits_is_fed_for_at_its_own_deadline():
+    """H13: given two people and a two-second clock, when seat 0 commits 0.8 s in and seat 1
+    never does, then seat 1 is played for once its own two seconds are over (before seat 0's
+    commitment plus two), by feeding its lowest card."""
+    store = MemoryStore()
+    service = MatchService(store)
+    runner = BotRunner(service, bot_delay=0)
+    match_id, tokens = await road(service, [None, None], turn_seconds=2)
+    deadline = (await service.view(match_id, tokens[1])).deadline
+    hand = (await service.view(match_id, tokens[1])).board.hand
+    runner.poke(match_id)
+    await asyncio.sleep(0.8)
+    await commit(service, match_id, tokens[0])
+    committed_at = (await store.load(match_id))[-1].recorded_at
+    assert committed_at < deadline  # seat 0 committed in time, moving nobody's clock
+    try:
+        await wait_for(lambda: _timed_out(store, match_id), seconds=10)
+    finally:
+        await runner.stop()
+    rows = await events_of(store, match_id)
+    [(out, _), *_] = [(row, e) for row, e in rows if type(e).__name__ == "SeatTimedOut"
+                      and e.seat == 1]
+    assert deadline <= out.recorded_at < committed_at + timedelta(seconds=2)
+    played = next(e for row, e in rows if row.version == out.version + 1)
+    lowest = min(hand, key=lambda c: (height(c), sort_key(c)))
+    assert (played.seat, played.card, played.play) == (1, lowest, "feed")
+
+
+async def test_bots_fill_several_seats_of_a_simultaneous_phase_within_one_delay():
+    """Given three bots and a person owing the first beat at once, when the bots' delay is over,
+    then all three bots have committed before a second delay would have passed (each after its
+    own delay, not one bot per delay)."""
+    delay = 0.6
+    store = MemoryStore()
+    service = MatchService(store)
+    runner = BotRunner(service, bot_delay=delay)
+    match_id, _ = await road(service, ["random", "random", "random", None])
+    began = (await store.load(match_id))[-1].recorded_at
+    runner.poke(match_id)
+
+    async def three() -> list:
+        """The bots' commitments, once there are three."""
+        found = [row for row, e in await events_of(store, match_id)
+                 if type(e).__name__ == "PlayCommitted"]
+        return found if len(found) >= 3 else []
+
+    try:
+        committed = await wait_for(three, seconds=10, poll=0.05)
+    finally:
+        await runner.stop()
+    waited = [(row.recorded_at - began).total_seconds() for row in committed]
+    assert all(delay <= w < 2 * delay for w in waited), waited
+    assert {row.metadata["seat"] for row in committed} == {0, 1, 2}
+
+
+async def _timed_out(store: MemoryStore, match_id: str) -> bool:
+    """Whether any seat of the match has timed out."""
+    return any(row.type == "seat_timed_out" for row in await store.load(match_id))
