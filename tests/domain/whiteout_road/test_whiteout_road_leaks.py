@@ -21,6 +21,7 @@ from whiteout_road_random import random_match
 
 from domain.whiteout_road import GAME_V1 as GAME
 from domain.whiteout_road import log, observer
+from domain.whiteout_road.audit import knowable
 from domain.whiteout_road.cards import RANK_NAMES, SUIT_NAMES, is_spade
 from domain.whiteout_road.events import Commitment, PlayCommitted
 from domain.whiteout_road.legal import gambit_play
@@ -176,20 +177,4 @@ def unknown(cards: list[str], allowed: set[str], text: str) -> list[str]:
     hidden = sorted(set(cards) - allowed)
     return [f"{hidden} in {text[:160]}"] if hidden else []
 
-
-def knowable(state: Any, seat: int | None) -> set[str]:
-    """The cards a seat (or a spectator) may know now."""
-    if state is None or state.board is None:
-        return set()
-    board = state.board
-    known = {*board.fate_discard, *board.lost, *(play.card for play in board.revealed)}
-    for cart in board.wagons:
-        known |= {s.card for s in (*cart.stores, *cart.pushes, *cart.flung)}
-    for traveller in state.seats:
-        known |= set(traveller.watch)
-    if seat is not None:
-        mine = state.seats[seat]
-        known |= {*mine.hand, *mine.set_aside}
-        known |= set() if mine.pending is None else {mine.pending.card}
-    return known
 

@@ -17,6 +17,7 @@ import pytest
 from wick_ember_random import random_match
 
 from domain.wick_ember import GAME, cards, log, observer
+from domain.wick_ember.audit import knowable
 from domain.wick_ember.events import TurnBegan
 from tests.domain.random_play import event_steps
 
@@ -87,16 +88,3 @@ def same_round(before: Any, after: Any, seat: int | None) -> set[int]:
     return knowable(before, seat)
 
 
-def knowable(state: Any, seat: int | None) -> set[int]:
-    """The card identities a seat (or a spectator) may know now."""
-    current = state.round
-    if current is None:
-        return set()
-    known = {*current.ash, *current.face_up, *(c for c in current.dawn if c is not None)}
-    known |= {card for lamp in state.seats for card in lamp.log}
-    if current.set_aside_shown and current.set_aside is not None:
-        known.add(current.set_aside)
-    if seat is not None:
-        known |= set(state.seats[seat].hand)
-        known |= {note.card for note in current.notes if note.looker == seat}
-    return known
