@@ -15,18 +15,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import msgspec
 
 from domain.core import match
 from service.background import Background
+from service.loading import Loaded
 from service.store import EventStore, OwedSince
-
-if TYPE_CHECKING:  # service.loading keeps recorded times with kept_times, below
-    from service.loading import Loaded
 
 log = logging.getLogger("hearthlog.clock")
 
@@ -92,19 +90,6 @@ def owed_since(state: match.MatchState) -> OwedSince:
     clocked = match.turn_seconds(state) is not None
     return OwedSince(clock=min(since.values(), default=None) if clocked else None,
                      bots=min(bots, default=None))
-
-
-def kept_times(
-    state: match.MatchState,
-    times: Mapping[int, datetime],
-    seen: Iterable[tuple[int, datetime]] = (),
-) -> dict[int, datetime]:
-    """The recorded times worth keeping: those of the versions the owing seats began at, from
-    what was kept and what was just seen (version, recorded time)."""
-    wanted = set(match.owing_since(state).values())
-    kept = {v: at for v, at in times.items() if v in wanted}
-    kept.update((v, at) for v, at in seen if v in wanted)
-    return kept
 
 
 def never_due(loaded: Loaded) -> bool:

@@ -22,9 +22,8 @@ from projections.replay import Replay, full_replay, state_at
 from projections.verify import Report, verify, verify_chain
 from service import schemas, views
 from service.access import Access
-from service.clock import kept_times
 from service.errors import ServiceError, not_found
-from service.loading import Loaded, rules_of
+from service.loading import Loaded, kept_times, rules_of
 from service.store import EventStore, ExportFilter, FinishedMatch, MatchRow, match_uuid
 
 CHUNK = 64 * 1024

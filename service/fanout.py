@@ -27,8 +27,7 @@ from domain.core.codec import event_decoder
 from domain.core.decider import LogEntry
 from projections.log import LogLine, match_lines
 from service import views
-from service.clock import kept_times
-from service.loading import Loaded
+from service.loading import Loaded, kept_times
 from service.schemas import StreamUpdate
 from service.store import EventStore, StoredEvent
 
@@ -56,7 +55,7 @@ class Change(msgspec.Struct, kw_only=True):
     last: int
     state: match.MatchState
     recorded_at: datetime
-    times: dict[int, datetime]  # when the owing seats began to owe (service.clock.kept_times)
+    times: dict[int, datetime]  # when the owing seats began to owe (service.loading.kept_times)
     served: dict[int | None, Served] = {}
 
 

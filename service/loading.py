@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -15,7 +16,6 @@ from domain.core.codec import event_decoder
 from domain.core.decider import Game
 from domain.games import UnknownRules, latest, lookup
 from service import snapshots
-from service.clock import kept_times
 from service.errors import ServiceError, not_found
 from service.store import EventStore, MatchRow
 
@@ -180,3 +180,16 @@ def decode_events(game: Game, stored: list[Any]) -> list[Any]:
     """Typed events from stored rows."""
     decoder = event_decoder(game)
     return [decoder.decode(event.data) for event in stored]
+
+
+def kept_times(
+    state: match.MatchState,
+    times: Mapping[int, datetime],
+    seen: Iterable[tuple[int, datetime]] = (),
+) -> dict[int, datetime]:
+    """The recorded times worth keeping: those of the versions the owing seats began at, from
+    what was kept and what was just seen (version, recorded time)."""
+    wanted = set(match.owing_since(state).values())
+    kept = {v: at for v, at in times.items() if v in wanted}
+    kept.update((v, at) for v, at in seen if v in wanted)
+    return kept

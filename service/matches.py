@@ -20,9 +20,9 @@ from domain.core.errors import RuleViolation
 from projections.summary import summary as summarise
 from service import auth, schemas, views
 from service.access import Access
-from service.clock import kept_times, owed_since
+from service.clock import owed_since
 from service.errors import ServiceError, not_found, version_clash
-from service.loading import Loaded, StateCache, game_of
+from service.loading import Loaded, StateCache, game_of, kept_times
 from service.store import (
     CommandRecord,
     DuplicateCommand,

@@ -30,9 +30,8 @@ from projections.export import decode_export, encode_export
 from projections.log import event_lines
 from projections.verify import verify
 from service import snapshots, views
-from service.clock import kept_times
 from service.exports import seat_view
-from service.loading import Loaded
+from service.loading import Loaded, kept_times
 from service.store import MatchRow
 from tests.replay.random_matches import Played, exported, play
 
