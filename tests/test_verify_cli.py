@@ -180,3 +180,23 @@ def running_on(pid: str, path: Path) -> bool:
         return str(path).encode() in Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return False
+
+
+def test_a_reader_that_stops_reading_ends_the_command_quietly(tmp_path):
+    """Given a long file verified into a pipe, when the reader stops after one line (as ``| head
+    -1`` does), then the command exits 141 with no traceback, and no worker process is left."""
+    document = encode_export(exported(play(1)))
+    path = tmp_path / "piped.ndjson"
+    path.write_bytes((document + b"\n") * 3000)
+    command = subprocess.Popen([*HEARTHLOG, "verify", "--jobs", "2", str(path)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert command.stdout.readline().startswith(b"ok    ")
+
+    command.stdout.close()  # the reader leaves
+    err = command.stderr.read()
+    command.wait(timeout=60)
+
+    assert command.returncode == 141
+    assert err == b""
+    time.sleep(0.5)
+    assert not [pid for pid in os.listdir("/proc") if pid.isdigit() and running_on(pid, path)]
