@@ -92,19 +92,14 @@ class Lobby(msgspec.Struct, frozen=True, kw_only=True):
     version: int = 1
 
 
-class Owed(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
-    """A seat the rules wait on, and the match version at which it began to owe (and has since)."""
-
-    seat: int
-    since: int
-
-
 class Table(msgspec.Struct, frozen=True, kw_only=True):
     """Play has begun; ``game`` is the game's own state (its ``initial`` until the deal).
 
-    ``owing`` lists the seats in ``to_act``, in its order, each with the version it began to owe
-    at: a seat that stays in ``to_act`` from event to event keeps its version; one that leaves
-    and comes back (it moved, a reaction window paused it) begins again.
+    ``owing`` is ``to_act`` as of the last event, and ``since`` (index by index) the version at
+    which each of those seats began to owe: a seat that stays in ``to_act`` from event to event
+    keeps its version; one that leaves and comes back (it moved, a reaction window paused it)
+    begins again. Two plain tuples, so the common event that changes nobody's turn costs one
+    tuple comparison in the fold.
     """
 
     created: MatchCreated
@@ -113,7 +108,8 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     game: Any
     bots: tuple[str | None, ...] = ()
     version: int = 0
-    owing: tuple[Owed, ...] = ()
+    owing: tuple[int, ...] = ()
+    since: tuple[int, ...] = ()
 
 
 MatchState = Lobby | Table
@@ -261,12 +257,12 @@ def _advanced(game: Game, state: Table, events: list[Any], states: list[Any]) ->
     if len(states) != len(events):  # a game that decided without Steps.then: fold again
         states = list(itertools.accumulate(events, functools.partial(_game_evolve, game),
                                            initial=state.game))[1:]
-    owing, version = state.owing, state.version
+    owing, since, version = state.owing, state.since, state.version
     for after in states:
         version += 1
-        owing = owed(owing, game.to_act(after), version)
+        owing, since = owed(owing, since, game.to_act(after), version)
     return msgspec.structs.replace(state, game=states[-1] if states else state.game,
-                                   version=version, owing=owing)
+                                   version=version, owing=owing, since=since)
 
 
 def _game_evolve(game: Game, state: Any, event: Any) -> Any:
@@ -274,12 +270,17 @@ def _game_evolve(game: Game, state: Any, event: Any) -> Any:
     return state if type(event) is SeatTimedOut else game.evolve(state, event)
 
 
-def owed(owing: tuple[Owed, ...], waiting: tuple[int, ...], version: int) -> tuple[Owed, ...]:
-    """The seats owing after an event at ``version``: the ones still waited on keep their since."""
-    if len(owing) == len(waiting) and all(o.seat == s for o, s in zip(owing, waiting)):
-        return owing
-    since = {o.seat: o.since for o in owing}
-    return tuple(Owed(seat=seat, since=since.get(seat, version)) for seat in waiting)
+def owed(
+    owing: tuple[int, ...], since: tuple[int, ...], waiting: tuple[int, ...], version: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The seats owing after an event at ``version`` and since when: those still waited on keep
+    their version, the others begin at this one."""
+    if waiting == owing:
+        return owing, since
+    if not waiting or not owing:
+        return waiting, (version,) * len(waiting)
+    began = dict(zip(owing, since))
+    return waiting, tuple(began.get(seat, version) for seat in waiting)
 
 
 def _start(game: Game, state: Lobby, seed: bytes) -> list[Any]:
@@ -298,8 +299,12 @@ def evolve(game: Game, state: MatchState | None, event: Any) -> MatchState:
         if type(event) is SeatTimedOut:
             return msgspec.structs.replace(state, version=version)
         after = game.evolve(state.game, event)
-        owing = owed(state.owing, game.to_act(after), version)
-        return msgspec.structs.replace(state, game=after, version=version, owing=owing)
+        waiting = game.to_act(after)
+        if waiting == state.owing:  # nobody's turn changed: the common case, kept cheap
+            return msgspec.structs.replace(state, game=after, version=version)
+        owing, since = owed(state.owing, state.since, waiting, version)
+        return msgspec.structs.replace(state, game=after, version=version, owing=owing,
+                                       since=since)
     match state, event:
         case None, MatchCreated():
             return Lobby(created=event)
@@ -344,7 +349,7 @@ def bot_of(state: MatchState, seat: int) -> str | None:
 
 def owing_since(state: MatchState) -> dict[int, int]:
     """Each seat the rules wait on, with the match version at which it began to owe its move."""
-    return {o.seat: o.since for o in state.owing} if isinstance(state, Table) else {}
+    return dict(zip(state.owing, state.since)) if isinstance(state, Table) else {}
 
 
 def turn_seconds(state: MatchState) -> int | None:
