@@ -9,7 +9,6 @@ version at which it began to owe its move (``owing``): a per-seat turn clock run
 from __future__ import annotations
 
 import functools
-import itertools
 from typing import Any
 
 import msgspec
@@ -254,20 +253,15 @@ def time_out(game: Game, state: Table, seat: int) -> TimeOut | None:
 
 def _advanced(game: Game, state: Table, events: list[Any], states: list[Any]) -> Table:
     """The table after a command's events, given the game state after each of them."""
-    if len(states) != len(events):  # a game that decided without Steps.then: fold again
-        states = list(itertools.accumulate(events, functools.partial(_game_evolve, game),
-                                           initial=state.game))[1:]
+    if len(states) != len(events):
+        raise BrokenInvariant(f"{game.id} decided {len(events)} events but recorded "
+                              f"{len(states)} states: decide each event with Steps.then")
     owing, since, version = state.owing, state.since, state.version
     for after in states:
         version += 1
         owing, since = owed(owing, since, game.to_act(after), version)
     return msgspec.structs.replace(state, game=states[-1] if states else state.game,
                                    version=version, owing=owing, since=since)
-
-
-def _game_evolve(game: Game, state: Any, event: Any) -> Any:
-    """The game's evolve, passing over the match's own SeatTimedOut."""
-    return state if type(event) is SeatTimedOut else game.evolve(state, event)
 
 
 def owed(

@@ -127,3 +127,23 @@ def test_given_a_version_registered_twice_then_it_is_refused():
     """Given Wick & Ember version 1 registered again, then registration refuses it."""
     with pytest.raises(ValueError, match="registered twice"):
         registry.register(WICK)
+
+
+def test_given_a_decide_that_skips_steps_then_the_match_names_it_as_a_bug():
+    """Given a decide that returns events without recording each state (not through
+    Steps.then), when a command is decided, then a BrokenInvariant names the game and the fix."""
+    from domain.core import match
+    from domain.core.errors import BrokenInvariant
+    from tests.live.live_support import seated
+
+    def skipping(state, seat, command, rng):
+        steps = WICK.decide_steps(state, seat, command, rng)
+        steps.states = []
+        return steps
+
+    game = dataclasses.replace(WICK, decide_steps=skipping)
+    state, _ = seated([None, None], b"s" * 32)
+    seat = WICK.to_act(state.game)[0]
+    command = WICK.legal_actions(state.game, seat)[0]
+    with pytest.raises(BrokenInvariant, match=r"wick-and-ember decided .* Steps\.then"):
+        match.decide_and_evolve(game, state, seat, command, b"s" * 32)
