@@ -8,9 +8,11 @@ see (a spectator without a token or with the host's), ``host`` to start the matc
 
 from __future__ import annotations
 
+import time
+
 import msgspec
 
-from service import auth
+from service import auth, tickets
 from service.errors import forbidden, not_found, unauthorized
 from service.logs import current_seat
 from service.store import EventStore
@@ -61,6 +63,30 @@ class Access:
         if caller.seat is not None:
             current_seat.set(caller.seat)
         return caller.seat
+
+    async def ticket_seat(self, match_id: str, ticket: str) -> int:
+        """The seat a stream ticket was issued to; 401 for a malformed, forged or expired one."""
+        claimed = tickets.parse(ticket)
+        if claimed is None:
+            raise unauthorized("the stream ticket is malformed: ask POST .../stream-ticket")
+        seat, expires, signature = claimed
+        key = await self.store.seat_token_hash(match_id, seat)
+        if key is None and await self.store.host_token_hash(match_id) is None:
+            raise not_found(match_id)
+        if not tickets.valid(match_id, seat, expires, signature, key, time.time()):
+            raise unauthorized("the stream ticket is not valid for this match or has expired: "
+                               "ask POST .../stream-ticket for a new one")
+        current_seat.set(seat)
+        return seat
+
+    async def issue_ticket(self, match_id: str, token: str | None) -> tuple[int, str, int]:
+        """A stream ticket for the token's seat: the seat, the ticket and its expiry."""
+        seat = await self.seat(match_id, token)
+        key = await self.store.seat_token_hash(match_id, seat)
+        if key is None:  # the seat was just found by this hash; only a vanished row gets here
+            raise unauthorized("the token is not valid for this match")
+        ticket, expires = tickets.issue(match_id, seat, key, time.time())
+        return seat, ticket, expires
 
     async def host(self, match_id: str, token: str | None) -> None:
         """Check the host token; 401 without a valid one, 403 for a seat's."""

@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 
 import asyncpg
 from litestar import Litestar, Request, Response, get
+from litestar.config.cors import CORSConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, ScalarRenderPlugin
 from litestar.openapi.spec import Components, OpenAPI, SecurityScheme
@@ -21,6 +22,7 @@ from service.api.documents import TypedCommands, map_discriminators
 from service.api.exports import ExportController
 from service.api.games import GameController
 from service.api.matches import MatchController
+from service.api.pages import web_client
 from service.api.replays import ReplayController
 from service.api.stream import StreamController
 from service.errors import ServiceError
@@ -181,6 +183,20 @@ def tune_collector() -> None:
     gc.set_threshold(25_000, 10, 10)
 
 
+def cors_config() -> CORSConfig | None:
+    """CORS for client apps on other origins: HEARTHLOG_CORS_ORIGINS, comma-separated (off when
+    unset). Tokens travel in the Authorization header, never in cookies: no credentials mode."""
+    origins = [o.strip() for o in os.environ.get("HEARTHLOG_CORS_ORIGINS", "").split(",")]
+    if not any(origins):
+        return None
+    return CORSConfig(
+        allow_origins=[o for o in origins if o],
+        allow_methods=["GET", "POST"],
+        allow_headers=["Authorization", "Content-Type", "Last-Event-ID"],
+        expose_headers=["Retry-After", "X-Match-Count"],
+    )
+
+
 def create_app(database_url: str | None = None) -> Litestar:
     """The application; with a database URL it connects, migrates and serves on start-up."""
 
@@ -203,7 +219,7 @@ def create_app(database_url: str | None = None) -> Litestar:
 
     app = Litestar(
         route_handlers=[health, GameController, MatchController, StreamController,
-                        ReplayController, ExportController],
+                        ReplayController, ExportController, web_client()],
         exception_handlers={
             ServiceError: service_error,
             **{kind: database_down for kind in DATABASE_DOWN},
@@ -213,6 +229,7 @@ def create_app(database_url: str | None = None) -> Litestar:
             500: internal_error,
         },
         middleware=[AccessLog()],
+        cors_config=cors_config(),
         openapi_config=openapi_config(),
         plugins=[TypedCommands()],
         lifespan=[orphan_guard, lifespan] if database_url else [],

@@ -144,10 +144,12 @@ class Listener(Background):
 
 
 async def open_follow(
-    service: MatchService, hub: Hub, match_id: str, token: str | None, after: int, heartbeat: float
+    service: MatchService, hub: Hub, match_id: str, token: str | None, after: int,
+    heartbeat: float, ticket: str | None = None,
 ) -> AsyncIterator[Served | object]:
-    """Check the match and the token now (a 404 or 401 before streaming), then ``follow``."""
-    seat, mid = await service.viewer(match_id, token), parse_id(match_id)
+    """Check the match and the token or stream ticket now (a 404 or 401 before streaming), then
+    ``follow``."""
+    seat, mid = await service.stream_viewer(match_id, token, ticket), parse_id(match_id)
     loaded = hub.known(mid) or await service.cache.load(mid)  # a followed match exists
     return follow(service, hub, loaded, seat, after, heartbeat)
 

@@ -180,6 +180,20 @@ class MatchService:
         """The seat a token views as (None: a spectator); 401 for a token not of this match."""
         return await self.access.viewer(parse_id(match_id), token)
 
+    async def stream_viewer(self, match_id: str, token: str | None, ticket: str | None) -> int | None:
+        """Who follows a stream: by a token, by a stream ticket (never both), or a spectator."""
+        if ticket is None:
+            return await self.viewer(match_id, token)
+        if token is not None:
+            raise ServiceError(400, "send a token or a stream ticket, not both")
+        return await self.access.ticket_seat(parse_id(match_id), ticket)
+
+    async def stream_ticket(self, match_id: str, token: str | None) -> schemas.StreamTicket:
+        """A short-lived ticket that opens the caller's seat's stream without a header."""
+        seat, ticket, expires = await self.access.issue_ticket(parse_id(match_id), token)
+        return schemas.StreamTicket(seat=seat, ticket=ticket,
+                                    expires_at=datetime.fromtimestamp(expires, UTC))
+
     def _answer(self, done: Outcome, seat: int) -> schemas.CommandAnswer:
         """The version and the caller's new view."""
         return schemas.CommandAnswer(version=done.version, view=views.match_view(done.loaded, seat))

@@ -189,6 +189,11 @@ class MemoryStore:
         tokens = {} if match is None else match.tokens
         return next((seat for seat, held in tokens.items() if held == token_hash), None)
 
+    async def seat_token_hash(self, match_id: str, seat: int) -> bytes | None:
+        """The stored hash of a seat's token (None: no such seat, or a bot's)."""
+        match = self._find(match_id)
+        return None if match is None else match.tokens.get(seat)
+
     async def host_token_hash(self, match_id: str) -> bytes | None:
         """The host token's hash, or None."""
         match = self._find(match_id)

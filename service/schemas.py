@@ -248,3 +248,17 @@ class StreamUpdate(msgspec.Struct, kw_only=True):
     version: int
     log: list[LogLine]
     view: MatchView
+    actions: Annotated[
+        list[LegalAction] | None,
+        Meta(description="A seat's stream: the seat's legal actions at `version`, as "
+             "`legal-actions` answers them (empty when it has none); a spectator's: null"),
+    ] = None
+
+
+class StreamTicket(msgspec.Struct, kw_only=True):
+    """A short-lived ticket for `GET /matches/{id}/stream?ticket=...` (EventSource sends no
+    Authorization header): it opens the seat's stream until `expires_at`, and does nothing else."""
+
+    seat: int
+    ticket: str
+    expires_at: datetime

@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from litestar import Controller, Request, get
+from litestar import Controller, Request, get, post
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.params import FromPath, HeaderParameter
+from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from service.api.common import caller, errors
+from service.api.common import TOKEN, caller, errors
 from service.fanout import Served
 from service.live import HEARTBEAT, open_follow
-from service.schemas import StreamUpdate
+from service.schemas import StreamTicket, StreamUpdate
 
 LastEventId = Annotated[
     int | None,
@@ -22,6 +22,15 @@ LastEventId = Annotated[
         ge=0,
         required=False,
         description="The id of the last message received: resume right after it",
+    ),
+]
+Ticket = Annotated[
+    str | None,
+    QueryParameter(
+        max_length=100,
+        required=False,
+        description="A stream ticket (POST .../stream-ticket) instead of the Authorization "
+        "header, for EventSource; never logged",
     ),
 ]
 STREAM = ResponseSpec(
@@ -34,11 +43,25 @@ STREAM = ResponseSpec(
 
 
 class StreamController(Controller):
-    """GET /matches/{id}/stream: the caller's live view of a match."""
+    """GET /matches/{id}/stream: the caller's live view of a match; its tickets."""
 
     path = "/matches"
     tags = ["matches"]
     security = [{"BearerToken": []}]
+
+    @post(
+        "/{match_id:str}/stream-ticket",
+        operation_id="streamTicket",
+        summary="A short-lived ticket to follow your seat's stream without a header",
+        responses=errors(400, 401, 403, 404),
+        security=TOKEN,
+        status_code=201,
+    )
+    async def ticket(self, request: Request, match_id: FromPath[str]) -> StreamTicket:
+        """For EventSource, which cannot send a header: `GET .../stream?ticket=` follows the
+        seat's stream, opened before `expires_at` (60 s); a stream already open is not cut."""
+        service, token = caller(request)
+        return await service.stream_ticket(match_id, token)
 
     @get(
         "/{match_id:str}/stream",
@@ -51,11 +74,13 @@ class StreamController(Controller):
         request: Request,
         match_id: FromPath[str],
         last_event_id: LastEventId = None,
+        ticket: Ticket = None,
     ) -> ServerSentEvent:
-        """Your new log lines and your view after every change; the spectator's without a token."""
+        """Your new log lines, view and legal actions after every change (by a token or a stream
+        ticket); the spectator's without either."""
         state, (service, token) = request.app.state, caller(request)
         updates = await open_follow(
-            service, state.hub, match_id, token, last_event_id or 0, state.live.heartbeat
+            service, state.hub, match_id, token, last_event_id or 0, state.live.heartbeat, ticket
         )
         return ServerSentEvent(messages(updates))
 

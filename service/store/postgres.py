@@ -234,6 +234,12 @@ class PostgresStore:
             "SELECT host_token_hash FROM matches WHERE match_id = $1", match_id
         )
 
+    async def seat_token_hash(self, match_id: str, seat: int) -> bytes | None:
+        """The stored hash of a seat's token (None: no such seat, or a bot's), to check tickets."""
+        return await self._value(
+            "SELECT token_hash FROM seat_tokens WHERE match_id = $1 AND seat = $2", match_id, seat
+        )
+
     async def server_seed(self, match_id: str) -> bytes | None:
         """The secret server seed (publish it only once the match is finished), or None."""
         return await self._value("SELECT server_seed FROM matches WHERE match_id = $1", match_id)

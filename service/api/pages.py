@@ -1,0 +1,45 @@
+"""The web client: the lobby at `/`, a match's table at `/play/{id}`, its replay at `/replay/{id}`.
+
+Plain HTML pages and ES modules from ``service/web`` (no build step; docs/web.md says why),
+which call only the public API below. None of these routes is in the OpenAPI document.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from litestar import Router, get
+from litestar.params import FromPath
+from litestar.response import File
+from litestar.static_files import create_static_files_router
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+
+
+def page(name: str) -> File:
+    """One of the client's HTML pages (each loads its module from /ui)."""
+    return File(WEB / name, media_type="text/html; charset=utf-8", content_disposition_type="inline")
+
+
+@get("/", include_in_schema=False, sync_to_thread=False)
+def lobby() -> File:
+    """The lobby: games, open matches, create, join, start."""
+    return page("index.html")
+
+
+@get("/play/{match_id:str}", include_in_schema=False, sync_to_thread=False)
+def table(match_id: FromPath[str]) -> File:
+    """A match's table: a seat's (with its token kept in the browser) or the spectator's."""
+    return page("play.html")
+
+
+@get("/replay/{match_id:str}", include_in_schema=False, sync_to_thread=False)
+def replay(match_id: FromPath[str]) -> File:
+    """A finished match stepped through, with its fairness panel."""
+    return page("replay.html")
+
+
+def web_client() -> Router:
+    """The pages and their assets (/ui/...)."""
+    assets = create_static_files_router(path="/ui", directories=[WEB], include_in_schema=False)
+    return Router(path="/", route_handlers=[lobby, table, replay, assets])

@@ -1,0 +1,94 @@
+// The lobby: every game with a form from its options schema, and the matches to join, watch or
+// replay. Creating a match keeps its host token in this browser and opens its table.
+
+import { call, held, hold } from "./api.js";
+import { $, h, put, say } from "./dom.js";
+import { optionsForm } from "./schemaform.js";
+
+let shown = "lobby";
+
+/** One game's card: title, seats, options, turn clock, and the create button. */
+function gameCard(game) {
+  const id = `new-${game.id}`;
+  const { fields, read } = optionsForm(game.options, id);
+  const seats = h("input", { id: `${id}-seats`, type: "number", min: game.min_seats,
+    max: game.max_seats, value: game.min_seats, required: true, inputmode: "numeric" });
+  const clock = h("input", { id: `${id}-clock`, type: "number", min: 1, max: 86400,
+    placeholder: "no clock", inputmode: "numeric" });
+  const label = h("input", { id: `${id}-label`, type: "text", maxlength: 100, placeholder: "optional" });
+  const form = h("form", { class: "game", "aria-labelledby": `${id}-title`, "data-game": game.id },
+    h("h3", { id: `${id}-title` }, game.title),
+    h("p", { class: "meta" }, `${game.min_seats} to ${game.max_seats} seats, rules ${game.rules_version}`),
+    h("div", { class: "field" }, h("label", { for: `${id}-seats` }, "Seats"), seats),
+    h("div", { class: "field" }, h("label", { for: `${id}-clock` }, "Turn clock (seconds)"), clock),
+    h("div", { class: "field" }, h("label", { for: `${id}-label` }, "Label"), label),
+    fields,
+    h("button", { type: "submit", class: "primary" }, `Open a ${game.title} match`));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const body = { game: game.id, seats: Number(seats.value), options: read() };
+      if (clock.value) body.turn_seconds = Number(clock.value);
+      if (label.value) body.label = label.value;
+      const made = await call("POST", "/matches", { body });
+      hold(made.match_id, { host_token: made.host_token });
+      location.assign(`/play/${made.match_id}`);
+    } catch (error) {
+      say(`Could not open the match: ${error.message}`, "error");
+    }
+  });
+  return form;
+}
+
+/** One listed match: its game, players, status and the links that fit it. */
+function matchRow(match, titles) {
+  const mine = held(match.match_id);
+  const players = match.players.map((p) => p.name + (p.bot ? " (bot)" : "")).join(", ") || "nobody yet";
+  const links = [];
+  if (match.status === "lobby") {
+    links.push(h("a", { class: "button primary", href: `/play/${match.match_id}` },
+      mine.token ? "Return to your seat" : "Join"));
+  } else if (match.status === "playing") {
+    links.push(h("a", { class: "button", href: `/play/${match.match_id}` },
+      mine.token ? "Return to your seat" : "Watch"));
+  } else {
+    links.push(h("a", { class: "button", href: `/replay/${match.match_id}` }, "Replay"));
+  }
+  return h("li", { class: "match", "data-match": match.match_id },
+    h("div", {},
+      h("strong", {}, titles[match.game] ?? match.game),
+      match.label ? h("span", { class: "label" }, ` ${match.label}`) : null,
+      h("div", { class: "meta" },
+        `${match.players.length}/${match.seats} seats: ${players}`,
+        mine.host_token ? " · you host it" : "")),
+    h("div", { class: "links" }, links));
+}
+
+async function showMatches(titles) {
+  for (const tab of document.querySelectorAll(".tab")) {
+    tab.setAttribute("aria-pressed", String(tab.dataset.status === shown));
+  }
+  const page = await call("GET", `/matches?status=${shown}&limit=50`);
+  const rows = page.matches.map((m) => matchRow(m, titles));
+  put($("matches"), rows.length ? rows : h("li", { class: "empty" }, `No ${shown === "lobby" ? "open" : shown} matches.`));
+}
+
+async function main() {
+  try {
+    const { games } = await call("GET", "/games");
+    const titles = Object.fromEntries(games.map((g) => [g.id, g.title]));
+    put($("games"), games.map(gameCard));
+    for (const tab of document.querySelectorAll(".tab")) {
+      tab.addEventListener("click", () => {
+        shown = tab.dataset.status;
+        showMatches(titles).catch((e) => say(e.message, "error"));
+      });
+    }
+    await showMatches(titles);
+    setInterval(() => showMatches(titles).catch(() => {}), 5000);
+  } catch (error) {
+    say(`The server did not answer: ${error.message}`, "error");
+  }
+}
+
+main();

@@ -1,0 +1,263 @@
+// A match's table: the lobby of the match (seats, join, bots, start) while it fills, then the
+// seat's view drawn by its game's table, the legal actions as buttons, the log and the turn
+// clock, all from the seat's stream (the spectator's without a seat token in this browser).
+
+import { call, follow, held, hold, matchIdFromPath, release } from "./api.js";
+import { $, h, put, say } from "./dom.js";
+import { drawTable, groupActions } from "./tables/index.js";
+
+const matchId = matchIdFromPath();
+const spectating = new URLSearchParams(location.search).get("as") === "spectator";
+let mine = spectating ? {} : held(matchId);
+let view = null;
+let actions = [];
+let lines = new Map(); // "version:index" -> line, in order
+let stop = null;
+let sending = false;
+let conceding = false;
+
+/** The seat this browser holds, or null for the spectator. */
+const seat = () => (mine.token ? mine.seat : null);
+
+function connect() {
+  stop?.();
+  lines = new Map();
+  stop = follow(matchId, mine.token, onUpdate, (error) => {
+    if (error?.status === 401 || error?.status === 403) {
+      release(matchId);
+      mine = {};
+      say("This browser's seat token is not valid for this match; you are watching.", "error");
+      connect();
+    } else if (error?.status === 404) {
+      say("There is no such match.", "error");
+    } else {
+      say("The stream was interrupted; reconnecting…", "warn");
+    }
+  });
+}
+
+function onUpdate(update) {
+  if (update.first === 1) lines = new Map();
+  update.log.forEach((line, i) => lines.set(`${line.version}:${i}:${line.text}`, line));
+  view = update.view;
+  actions = update.actions ?? [];
+  sending = false;
+  if ($("status").classList.contains("warn")) say("");
+  render().catch((error) => say(error.message, "error"));
+}
+
+async function render() {
+  const names = view.players.map((p) => p.name);
+  $("title").textContent = `${titleOf(view.game)} · ${statusText(view)}`;
+  document.title = `Hearthlog: ${titleOf(view.game)}`;
+  $("whoami").textContent = seat() === null
+    ? "You are watching as a spectator."
+    : `You are ${names[seat()] ?? "seated"} (seat ${seat()}).`;
+  await drawSeating();
+  put($("table"), view.board ? drawTable(view) : h("p", { class: "meta" }, "The table is set once the match starts."));
+  drawActions();
+  drawControls();
+  drawLog();
+  tick();
+}
+
+let games = null;
+function titleOf(game) {
+  return games?.[game] ?? game;
+}
+
+function statusText(v) {
+  if (v.status === "lobby") return "waiting for players";
+  if (v.status === "finished") return "finished";
+  const acting = v.to_act.map((s) => (s === seat() ? "you" : v.players[s]?.name)).join(", ");
+  return acting ? `${acting} to act` : "playing";
+}
+
+/** While the match fills: every seat, the join form, a bot for the next seat, start. */
+async function drawSeating() {
+  const box = $("seating");
+  if (view.status !== "lobby") {
+    box.hidden = true;
+    return;
+  }
+  const summary = await call("GET", `/matches/${matchId}`);
+  const free = summary.seats - summary.players.length;
+  const seats = [];
+  for (let i = 0; i < summary.seats; i++) {
+    const p = summary.players[i];
+    seats.push(h("li", { class: p ? "taken" : "free" },
+      `Seat ${i}: `, p ? `${p.name}${p.bot ? ` (${p.bot} bot)` : ""}${i === seat() ? " (you)" : ""}` : "free"));
+  }
+  const parts = [h("h2", {}, "Seats"), h("ul", { class: "seats" }, seats)];
+  if (free > 0 && seat() === null) {
+    const name = h("input", { id: "join-name", type: "text", maxlength: 32, required: true, autocomplete: "nickname" });
+    const clientSeed = h("input", { id: "join-seed", type: "text", maxlength: 128, placeholder: "optional" });
+    const form = h("form", { class: "join", "aria-label": "Take a seat" },
+      h("div", { class: "field" }, h("label", { for: "join-name" }, "Your name"), name),
+      h("div", { class: "field" }, h("label", { for: "join-seed" }, "Your client seed"), clientSeed),
+      h("button", { type: "submit", class: "primary" }, "Take a seat"));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        const body = { name: name.value };
+        if (clientSeed.value) body.client_seed = clientSeed.value;
+        const taken = await call("POST", `/matches/${matchId}/seats`, { body });
+        hold(matchId, { seat: taken.seat, token: taken.token, name: name.value });
+        mine = held(matchId);
+        say(`You took seat ${taken.seat}. Your seat is kept in this browser.`);
+        connect();
+      } catch (error) {
+        say(`Could not take a seat: ${error.message}`, "error");
+      }
+    });
+    parts.push(form);
+  }
+  if (free > 0) {
+    const bot = h("select", { id: "bot-kind", "aria-label": "Bot" },
+      h("option", { value: "random" }, "Random bot"), h("option", { value: "careful" }, "Careful bot"));
+    parts.push(h("div", { class: "row" }, bot,
+      h("button", { type: "button", id: "add-bot", onclick: () => addBot(bot.value) }, "Give the next seat to a bot")));
+  }
+  if (mine.host_token || held(matchId).host_token) {
+    parts.push(h("button", { type: "button", id: "start", class: "primary", disabled: free > 0,
+      onclick: start }, free > 0 ? `Start (${free} seat${free > 1 ? "s" : ""} free)` : "Start the match"));
+  }
+  parts.push(h("p", { class: "meta" }, "Share this page's address to invite others."));
+  put(box, parts);
+  box.hidden = false;
+}
+
+async function addBot(kind) {
+  try {
+    await call("POST", `/matches/${matchId}/seats`, { body: { bot: kind } });
+  } catch (error) {
+    say(`Could not add a bot: ${error.message}`, "error");
+  }
+}
+
+async function start() {
+  try {
+    await call("POST", `/matches/${matchId}/start`, { token: held(matchId).host_token });
+  } catch (error) {
+    say(`Could not start: ${error.message}`, "error");
+  }
+}
+
+/** The seat's legal actions as buttons with their labels; number keys play the first nine. */
+function drawActions() {
+  const box = $("actions");
+  const mineToAct = seat() !== null && view.status === "playing";
+  box.hidden = !mineToAct;
+  if (!mineToAct) return;
+  if (!actions.length) {
+    put($("action-list"), h("p", { class: "meta" }, "Nothing to do until it is your turn."));
+    return;
+  }
+  let n = 0;
+  const button = (action) => {
+    n += 1;
+    const key = n <= 9 ? String(n) : null;
+    return h("button", { type: "button", class: "action", disabled: sending,
+      "data-key": key, "aria-keyshortcuts": key, onclick: () => send(action) },
+      key ? h("kbd", {}, key) : null, action.label);
+  };
+  const groups = groupActions(view, actions);
+  put($("action-list"), groups.map(([title, list]) =>
+    h("fieldset", { class: "action-group" }, title ? h("legend", {}, title) : null, list.map(button))));
+}
+
+async function send(action) {
+  if (sending) return;
+  sending = true;
+  drawActions();
+  try {
+    await call("POST", `/matches/${matchId}/commands`, {
+      token: mine.token, body: { command: action.command, expected_version: view.version } });
+    say("");
+  } catch (error) {
+    sending = false;
+    drawActions();
+    say(`Not played: ${error.message}`, "error");
+  }
+}
+
+function drawControls() {
+  const parts = [];
+  if (view.status === "playing" && seat() !== null) {
+    parts.push(h("button", { type: "button", id: "concede", class: conceding ? "danger" : "",
+      onclick: concede }, conceding ? "Really concede? Press again" : "Concede"));
+  }
+  if (view.status === "finished") {
+    parts.push(h("a", { class: "button primary", href: `/replay/${matchId}` }, "Replay this match"));
+  }
+  if (seat() !== null && view.status !== "playing") {
+    parts.push(h("button", { type: "button", onclick: () => { release(matchId); mine = {}; connect(); } },
+      "Leave the seat in this browser"));
+  }
+  if (seat() === null && held(matchId).token) {
+    parts.push(h("a", { class: "button", href: `/play/${matchId}` }, "Back to your seat"));
+  }
+  put($("footer-controls"), parts);
+}
+
+async function concede() {
+  if (!conceding) {
+    conceding = true;
+    drawControls();
+    $("concede").focus();
+    return;
+  }
+  conceding = false;
+  try {
+    await call("POST", `/matches/${matchId}/concede`, { token: mine.token });
+  } catch (error) {
+    say(`Could not concede: ${error.message}`, "error");
+  }
+}
+
+function drawLog() {
+  const list = [...lines.values()].map((line) =>
+    h("li", { class: line.private ? "private" : "", "data-version": line.version },
+      h("span", { class: "version" }, line.version),
+      line.private ? h("span", { class: "tag" }, "only you") : null, line.text));
+  const box = $("log");
+  const atBottom = box.scrollTop + box.clientHeight >= box.scrollHeight - 30;
+  put(box, list);
+  if (atBottom) box.scrollTop = box.scrollHeight;
+}
+
+/** The turn clock: the time left to the view's deadline, every quarter second. */
+function tick() {
+  const el = $("clock");
+  if (!view || view.status !== "playing" || !view.deadline) {
+    el.textContent = "";
+    el.className = "clock";
+    return;
+  }
+  const left = Math.max(0, Math.ceil((Date.parse(view.deadline) - Date.now()) / 1000));
+  const whose = view.to_act.includes(seat()) ? "Your clock" : "Clock";
+  el.textContent = `${whose}: ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`;
+  el.className = left <= 10 ? "clock low" : "clock";
+}
+
+document.addEventListener("keydown", (event) => {
+  if (event.target.closest?.("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
+  const button = document.querySelector(`button.action[data-key="${event.key}"]`);
+  if (button && !button.disabled) {
+    event.preventDefault();
+    button.click();
+  }
+});
+
+async function main() {
+  try {
+    const { games: list } = await call("GET", "/games");
+    games = Object.fromEntries(list.map((g) => [g.id, g.title]));
+  } catch {
+    games = {};
+  }
+  setInterval(tick, 250);
+  connect();
+}
+
+main();
