@@ -171,8 +171,12 @@ async function send(action) {
   sending = true;
   drawActions();
   try {
-    await call("POST", `/matches/${matchId}/commands`, {
-      token: mine.token, body: { command: action.command, expected_version: view.version } });
+    // Alone to act, the move is meant for this very version; when several seats owe at once
+    // (a simultaneous beat) another's move may land first, and the server decides this one
+    // again on the new state (refusing it if it no longer fits).
+    const body = { command: action.command };
+    if (view.to_act.length === 1) body.expected_version = view.version;
+    await call("POST", `/matches/${matchId}/commands`, { token: mine.token, body });
     say("");
   } catch (error) {
     sending = false;

@@ -14,7 +14,7 @@ const TABLES = {
 /** The view's board drawn as its game's table (view: a MatchView with a board). */
 export function drawTable(view) {
   const table = TABLES[view.game];
-  return h("div", { class: `board game-${view.game}`, "data-game": view.game },
+  return h("div", { class: `board game-${view.game}`, "data-game": view.game, "data-version": view.version },
     table ? table.draw(view.board, view) : genericTable(view.board, view));
 }
 

@@ -100,5 +100,5 @@ export function whiteoutTable(board) {
 
 /** Moves grouped by the card they commit. */
 export function whiteoutGroup(command) {
-  return command.card ? `The ${wrCard(command.card).getAttribute("aria-label")}` : "Other";
+  return command.card ? `The ${wrCard(command.card).querySelector("figcaption").textContent}` : "Other";
 }
