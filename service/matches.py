@@ -180,7 +180,9 @@ class MatchService:
         """The seat a token views as (None: a spectator); 401 for a token not of this match."""
         return await self.access.viewer(parse_id(match_id), token)
 
-    async def stream_viewer(self, match_id: str, token: str | None, ticket: str | None) -> int | None:
+    async def stream_viewer(
+        self, match_id: str, token: str | None, ticket: str | None
+    ) -> int | None:
         """Who follows a stream: by a token, by a stream ticket (never both), or a spectator."""
         if ticket is None:
             return await self.viewer(match_id, token)

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 
 LIFETIME = 60  # seconds a ticket may be used to open a stream (an open stream is not cut)
+SHAPE = re.compile(r"([0-9]{1,3})\.([0-9]{1,12})\.([0-9a-f]{64})", re.ASCII)
 
 
 def mac(match_id: str, seat: int, expires: int, key: bytes) -> str:
@@ -32,10 +34,10 @@ def issue(match_id: str, seat: int, key: bytes, now: float) -> tuple[str, int]:
 
 def parse(ticket: str) -> tuple[int, int, str] | None:
     """The seat, expiry and signature a ticket claims, or None when it is not shaped as one."""
-    seat, expires, signature = (ticket.split(".") + ["", ""])[:3]
-    if not (seat.isdigit() and expires.isdigit() and len(signature) == 64 and len(seat) < 4):
+    found = SHAPE.fullmatch(ticket)
+    if found is None:
         return None
-    return int(seat), int(expires), signature
+    return int(found[1]), int(found[2]), found[3]
 
 
 def valid(match_id: str, seat: int, expires: int, signature: str, key: bytes | None,

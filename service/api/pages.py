@@ -18,7 +18,8 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 
 def page(name: str) -> File:
     """One of the client's HTML pages (each loads its module from /ui)."""
-    return File(WEB / name, media_type="text/html; charset=utf-8", content_disposition_type="inline")
+    return File(WEB / name, media_type="text/html; charset=utf-8",
+                content_disposition_type="inline")
 
 
 @get("/", include_in_schema=False, sync_to_thread=False)
