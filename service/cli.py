@@ -43,7 +43,7 @@ def serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     url = database_url(args)
     base = f"http://{args.host}:{args.port}"
-    print(f"Hearthlog is serving at {base}\nPlay in a browser: {base}/\nAPI docs: {base}/docs\n",
+    print(f"Hearthlog is serving at {base}\nAPI docs: {base}/docs\nPlay in a browser: {base}/\n",
           flush=True)
     if args.server == "uvicorn":
         _serve_uvicorn(url, args.host, args.port)

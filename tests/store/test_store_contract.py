@@ -305,6 +305,10 @@ async def test_seat_tokens_map_to_their_seats(store: EventStore) -> None:
     assert await store.seat_for_token(match_id, b"t1") == 1
     assert await store.seat_for_token(match_id, b"t2") is None
     assert await store.seat_for_token(other, b"t0") is None
+    # The other way round, for stream tickets: a seat's stored hash (none for a free seat).
+    assert await store.seat_token_hash(match_id, 1) == b"t1"
+    assert await store.seat_token_hash(match_id, 2) is None
+    assert await store.seat_token_hash(other, 0) is None
 
 
 async def test_a_seat_given_a_second_token_is_refused(store: EventStore) -> None:

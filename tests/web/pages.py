@@ -8,16 +8,34 @@ from typing import Any
 import httpx
 
 TIMEOUT = 20_000  # ms a page may take to show what a step waits for
+# The strictest policy a server could send: the pages must work under it (no inline script,
+# no inline style, nothing from elsewhere), whatever the server itself sends.
+STRICT_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
+              "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+
+
+async def under_strict_csp(route: Any) -> None:
+    """Serve every page with STRICT_CSP added; let everything else (the stream) pass as it is."""
+    if route.request.resource_type != "document":
+        await route.continue_()
+        return
+    answer = await route.fetch()
+    await route.fulfill(response=answer,
+                        headers={**answer.headers, "content-security-policy": STRICT_CSP})
 
 
 async def new_page(browser: Any, width: int = 1280, height: int = 900) -> Any:
-    """A page in a fresh browser context (its own localStorage: one person); script errors
-    are collected in ``page.errors``."""
+    """A page in a fresh browser context (its own localStorage: one person), served under a
+    strict Content-Security-Policy; script errors and policy violations are collected in
+    ``page.errors``."""
     context = await browser.new_context(viewport={"width": width, "height": height})
+    await context.route("**/*", under_strict_csp)
     page = await context.new_page()
     page.set_default_timeout(TIMEOUT)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text)
+            if "Content Security Policy" in message.text else None)
     page.errors = errors
     return page
 
