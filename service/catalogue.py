@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.core.bots import bot_names
 from domain.games import GAMES, versions
 from service.errors import ServiceError
 from service.schemas import GameInfo, GameList
@@ -22,6 +23,7 @@ def describe(game_id: str) -> GameInfo:
         options=msgspec.json.schema(game.Options),
         commands=msgspec.json.schema(game.Command),
         view=msgspec.json.schema(game.View),
+        bots=sorted(bot_names(game)),
     )
 
 

@@ -50,6 +50,10 @@ class GameInfo(msgspec.Struct, kw_only=True):
         Meta(description="JSON Schema of the commands a seat sends: a union tagged by `type`"),
     ]
     view: Annotated[dict[str, Any], Meta(description="JSON Schema of a seat's view (`board`)")]
+    bots: Annotated[
+        list[str],
+        Meta(description="The server-side bots a seat of this game can be given (`JoinSeat.bot`)"),
+    ] = []
 
 
 class GameList(msgspec.Struct, kw_only=True):

@@ -16,8 +16,9 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 
 from service.postgres import create_database, drop_database
-from tests.live.conftest import serving_live
-from tests.servers import Server
+from tests.api.conftest import STARTUP_SECONDS
+from tests.live.conftest import FAST
+from tests.servers import Server, serving
 
 CHROMIUM = "/usr/bin/chromium"
 # What Chromium needs on a closed network: without the background-networking flags it keeps
@@ -64,6 +65,8 @@ async def web_database(postgres_server_url: str, template_database: str) -> Asyn
 
 @pytest.fixture(scope="package")
 def web_server(web_database: str) -> Iterator[Server]:
-    """A fast `hearthlog serve` (bots move 20 ms after the last event) for the browser tests."""
-    with serving_live(web_database) as base:
+    """A fast `hearthlog serve` (bots move 20 ms after the last event) for the browser tests,
+    carrying the test game Tally too, which has no table of its own (the generic table's)."""
+    env = {**FAST, "HEARTHLOG_EXTRA_GAMES": "tests.tally"}
+    with serving(web_database, startup_seconds=STARTUP_SECONDS, env=env) as base:
         yield base

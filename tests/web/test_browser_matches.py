@@ -70,6 +70,14 @@ async def test_three_pages_commit_at_once_in_whiteout_road(web_server, browser):
             assert f"on space {wagon['position']} of 6" in positions
         assert page.errors == []
 
+    # Cole concedes: the button asks again before it gives up, and every table shows it.
+    cole = pages[2]
+    await cole.get_by_role("button", name="Concede").click()
+    await cole.get_by_role("button", name="Really concede? Press again").click()
+    for page in pages:
+        await page.locator("section.seat[data-seat='2'] .badge", has_text="conceded").wait_for()
+    assert [p["conceded"] for p in api(web_server, f"/matches/{match_id}/view")["board"]["players"]] == [False, False, True]
+
 
 async def test_a_page_plays_bots_to_the_end_with_a_clock_and_the_replay_matches_the_api(web_server, browser):
     """Given Ash in a browser at a Whiteout Road table with a turn clock, the other seat given
@@ -199,4 +207,25 @@ async def test_screenshots_of_the_lobby_and_a_wick_and_ember_table(web_server, b
     await shoot(page, "wick-and-ember-table")
     await page.set_viewport_size(PHONE)
     await shoot(page, "wick-and-ember-phone")
+    assert page.errors == []
+
+
+async def test_screenshots_of_the_generic_table_and_the_replay_on_a_phone(web_server, browser):
+    """Given a Tally match (no table of its own) played against a bot, then its generic table
+    and its replay are drawn without a script error, at desktop and phone widths."""
+    page = await new_page(browser)
+    match_id = await open_match_from_lobby(page, web_server, "tally", 2)
+    await take_seat(page, "Ash")
+    await page.get_by_role("button", name="Give the next seat to a bot").click()
+    await page.get_by_role("button", name="Start the match").click()
+    await action_buttons(page).first.wait_for()
+    await shoot(page, "generic-table")
+    while "finished" not in await status_of(page):
+        if await action_buttons(page).count():
+            await action_buttons(page).first.click()
+        await asyncio.sleep(0.05)
+    await page.set_viewport_size(PHONE)
+    await page.goto(f"{web_server}/replay/{match_id}?v=6&as=seat-0")
+    await page.locator("#fair-verified").wait_for()
+    await shoot(page, "replay-phone")
     assert page.errors == []

@@ -91,3 +91,22 @@ async def test_two_browsers_play_a_whole_wick_and_ember_match_and_replay_it(web_
             arg=len(past["board"]["hand"]))
         assert await shown_cards(ash) == [WE_TITLES[c] for c in past["board"]["hand"]]
     assert ash.errors == []
+
+
+async def test_a_game_without_a_table_of_its_own_is_played_on_the_generic_table(web_server, browser):
+    """Given Tally (a test game the server carries, with no table of its own), when Ash opens a
+    match in the lobby, gives the other seat to a bot and plays from the buttons to the end,
+    then the generic table showed her hand as the API's view has it and the match finished."""
+    ash = await new_page(browser)
+    match_id = await open_match_from_lobby(ash, web_server, "tally", 2)
+    await take_seat(ash, "Ash")
+    await ash.locator("#bot-kind").select_option("random")
+    await ash.get_by_role("button", name="Give the next seat to a bot").click()
+    await ash.get_by_role("button", name="Start the match").click()
+    await ash.locator(".generic-table").wait_for()
+    view = api(web_server, f"/matches/{match_id}/view", await seat_token(ash, match_id))
+    await ash.locator(f".board[data-version='{view['version']}']").wait_for()
+    hand = ash.locator(".generic-table > dl > .pair[data-key='hand'] > dd")
+    assert await hand.inner_text() == ", ".join(view["board"]["hand"])
+    await play_until_finished([ash])
+    assert ash.errors == []

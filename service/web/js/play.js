@@ -3,7 +3,7 @@
 // clock, all from the seat's stream (the spectator's without a seat token in this browser).
 
 import { call, follow, held, hold, matchIdFromPath, release } from "./api.js";
-import { $, h, put, say } from "./dom.js";
+import { $, h, put, say, titled } from "./dom.js";
 import { drawTable, groupActions } from "./tables/index.js";
 
 const matchId = matchIdFromPath();
@@ -11,7 +11,8 @@ const spectating = new URLSearchParams(location.search).get("as") === "spectator
 let mine = spectating ? {} : held(matchId);
 let view = null;
 let actions = [];
-let lines = new Map(); // "version:index" -> line, in order
+let lines = new Map(); // "version:index:text" -> line, in order
+let logAnew = true; // the log was started again (a new stream): draw it all anew
 let stop = null;
 let sending = false;
 let conceding = false;
@@ -22,6 +23,7 @@ const seat = () => (mine.token ? mine.seat : null);
 function connect() {
   stop?.();
   lines = new Map();
+  logAnew = true;
   stop = follow(matchId, mine.token, onUpdate, (error) => {
     if (error?.status === 401 || error?.status === 403) {
       release(matchId);
@@ -37,7 +39,10 @@ function connect() {
 }
 
 function onUpdate(update) {
-  if (update.first === 1) lines = new Map();
+  if (update.first === 1) {
+    lines = new Map();
+    logAnew = true;
+  }
   update.log.forEach((line, i) => lines.set(`${line.version}:${i}:${line.text}`, line));
   view = update.view;
   actions = update.actions ?? [];
@@ -61,9 +66,9 @@ async function render() {
   tick();
 }
 
-let games = null;
+let games = null; // id -> the game as GET /games describes it
 function titleOf(game) {
-  return games?.[game] ?? game;
+  return games?.[game]?.title ?? game;
 }
 
 function statusText(v) {
@@ -113,8 +118,9 @@ async function drawSeating() {
     parts.push(form);
   }
   if (free > 0) {
+    const kinds = games?.[view.game]?.bots?.length ? games[view.game].bots : ["random"];
     const bot = h("select", { id: "bot-kind", "aria-label": "Bot" },
-      h("option", { value: "random" }, "Random bot"), h("option", { value: "careful" }, "Careful bot"));
+      kinds.map((kind) => h("option", { value: kind, selected: kind === "random" }, `${titled(kind)} bot`)));
     parts.push(h("div", { class: "row" }, bot,
       h("button", { type: "button", id: "add-bot", onclick: () => addBot(bot.value) }, "Give the next seat to a bot")));
   }
@@ -219,14 +225,17 @@ async function concede() {
   }
 }
 
+/** The log: only new lines are added (so a screen reader hears those), all anew after a reset. */
 function drawLog() {
-  const list = [...lines.values()].map((line) =>
+  const box = $("log");
+  const all = [...lines.values()];
+  if (logAnew || box.children.length > all.length) box.replaceChildren();
+  logAnew = false;
+  const atBottom = box.scrollTop + box.clientHeight >= box.scrollHeight - 30;
+  box.append(...all.slice(box.children.length).map((line) =>
     h("li", { class: line.private ? "private" : "", "data-version": line.version },
       h("span", { class: "version" }, line.version),
-      line.private ? h("span", { class: "tag" }, "only you") : null, line.text));
-  const box = $("log");
-  const atBottom = box.scrollTop + box.clientHeight >= box.scrollHeight - 30;
-  put(box, list);
+      line.private ? h("span", { class: "tag" }, "only you") : null, line.text)));
   if (atBottom) box.scrollTop = box.scrollHeight;
 }
 
@@ -256,7 +265,7 @@ document.addEventListener("keydown", (event) => {
 async function main() {
   try {
     const { games: list } = await call("GET", "/games");
-    games = Object.fromEntries(list.map((g) => [g.id, g.title]));
+    games = Object.fromEntries(list.map((g) => [g.id, g]));
   } catch {
     games = {};
   }

@@ -20,7 +20,7 @@ function value(v, depth) {
 function fields(object, depth) {
   return h("dl", { class: depth ? "generic nested" : "generic" },
     Object.entries(object).filter(([k]) => !SKIP.has(k)).map(([k, v]) =>
-      h("div", { class: "pair" }, h("dt", {}, titled(k)), h("dd", {}, value(v, depth)))));
+      h("div", { class: "pair", "data-key": k }, h("dt", {}, titled(k)), h("dd", {}, value(v, depth)))));
 }
 
 /** Any board as a definition list. */
