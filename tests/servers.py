@@ -15,11 +15,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+import uuid
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+
+from service.postgres import create_database, drop_database
 
 STARTUP_SECONDS = 90
 
@@ -75,6 +78,18 @@ def serving(database_url: str, **options: Any) -> Iterator[Server]:
     finally:
         stop(server)
         server.output.unlink(missing_ok=True)
+
+
+@contextlib.asynccontextmanager
+async def copied_database(server_url: str, template: str, prefix: str) -> AsyncIterator[str]:
+    """A database of its own for a test server, copied from the migrated template (its name
+    starts with ``prefix``), dropped afterwards."""
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    url = await create_database(server_url, name, template=template)
+    try:
+        yield url
+    finally:
+        await drop_database(server_url, name)
 
 
 def wait_healthy(server: Server, seconds: float = STARTUP_SECONDS) -> None:

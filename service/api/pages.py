@@ -1,7 +1,8 @@
 """The web client: the lobby at `/`, a match's table at `/play/{id}`, its replay at `/replay/{id}`.
 
-Plain HTML pages and ES modules from ``service/web`` (no build step; docs/web.md says why),
-which call only the public API below. None of these routes is in the OpenAPI document.
+One HTML page and ES modules from ``service/web`` (no build step; docs/web.md says why): the
+page loads the module its address names, which calls only the public API. None of these routes
+is in the OpenAPI document.
 """
 
 from __future__ import annotations
@@ -16,28 +17,28 @@ from litestar.static_files import create_static_files_router
 WEB = Path(__file__).resolve().parent.parent / "web"
 
 
-def page(name: str) -> File:
-    """One of the client's HTML pages (each loads its module from /ui)."""
-    return File(WEB / name, media_type="text/html; charset=utf-8",
+def page() -> File:
+    """The client's one HTML page (it loads the module of the page its address names)."""
+    return File(WEB / "index.html", media_type="text/html; charset=utf-8",
                 content_disposition_type="inline")
 
 
 @get("/", include_in_schema=False, sync_to_thread=False)
 def lobby() -> File:
     """The lobby: games, open matches, create, join, start."""
-    return page("index.html")
+    return page()
 
 
 @get("/play/{match_id:str}", include_in_schema=False, sync_to_thread=False)
 def table(match_id: FromPath[str]) -> File:
     """A match's table: a seat's (with its token kept in the browser) or the spectator's."""
-    return page("play.html")
+    return page()
 
 
 @get("/replay/{match_id:str}", include_in_schema=False, sync_to_thread=False)
 def replay(match_id: FromPath[str]) -> File:
     """A finished match stepped through, with its fairness panel."""
-    return page("replay.html")
+    return page()
 
 
 def web_client() -> Router:

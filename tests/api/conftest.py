@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from service.postgres import create_database, drop_database
-from tests.servers import Server, serving
+from tests.servers import Server, copied_database, serving
 
 STARTUP_SECONDS = 60
 
@@ -16,9 +14,8 @@ STARTUP_SECONDS = 60
 @pytest.fixture(scope="module")
 async def server_database(postgres_server_url: str, template_database: str) -> AsyncIterator[str]:
     """A migrated database shared by one test module's server."""
-    name = f"api_{uuid.uuid4().hex[:12]}"
-    yield await create_database(postgres_server_url, name, template=template_database)
-    await drop_database(postgres_server_url, name)
+    async with copied_database(postgres_server_url, template_database, "api") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

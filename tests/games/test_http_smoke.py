@@ -9,7 +9,6 @@ offline.
 from __future__ import annotations
 
 import time
-import uuid
 from collections.abc import AsyncIterator, Iterator
 
 import httpx
@@ -19,9 +18,8 @@ from domain.core.decider import Rulebook
 from domain.registry import GAMES
 from projections.export import decode_export
 from projections.verify import verify
-from service.postgres import create_database, drop_database
 from tests.games.conformance import in_domain
-from tests.servers import Server, serving
+from tests.servers import Server, copied_database, serving
 
 FAST = {"HEARTHLOG_BOT_DELAY": "0.005", "HEARTHLOG_SWEEP_SECONDS": "0.2"}
 STARTUP_SECONDS = 60
@@ -38,9 +36,8 @@ def served_by_the_server() -> list[Rulebook]:
 @pytest.fixture(scope="module")
 async def smoke_database(postgres_server_url: str, template_database: str) -> AsyncIterator[str]:
     """A migrated database for the smoke matches."""
-    name = f"smoke_{uuid.uuid4().hex[:12]}"
-    yield await create_database(postgres_server_url, name, template=template_database)
-    await drop_database(postgres_server_url, name)
+    async with copied_database(postgres_server_url, template_database, "smoke") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import contextlib
-import uuid
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from service.postgres import create_database, drop_database
 from tests.api.conftest import STARTUP_SECONDS
-from tests.servers import Server, serving
+from tests.servers import Server, copied_database, serving
 
 # Bots move 20 ms after the last event, the clock's sweep runs every 0.2 s, quiet streams beat
 # every second: small enough for tests, far below what a person would notice.
@@ -29,9 +27,8 @@ def serving_live(database_url: str) -> contextlib.AbstractContextManager[Server]
 @pytest.fixture(scope="package")
 async def live_database(postgres_server_url: str, template_database: str) -> AsyncIterator[str]:
     """A migrated database shared by the live tests' two servers."""
-    name = f"live_{uuid.uuid4().hex[:12]}"
-    yield await create_database(postgres_server_url, name, template=template_database)
-    await drop_database(postgres_server_url, name)
+    async with copied_database(postgres_server_url, template_database, "live") as url:
+        yield url
 
 
 @pytest.fixture(scope="package")

@@ -10,15 +10,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 
-from service.postgres import create_database, drop_database
 from tests.api.conftest import STARTUP_SECONDS
 from tests.live.conftest import FAST
-from tests.servers import Server, serving
+from tests.servers import Server, copied_database, serving
 
 CHROMIUM = "/usr/bin/chromium"
 # What Chromium needs on a closed network: without the background-networking flags it keeps
@@ -56,17 +54,11 @@ async def browser() -> AsyncIterator[object]:
 
 
 @pytest.fixture(scope="package")
-async def web_database(postgres_server_url: str, template_database: str) -> AsyncIterator[str]:
-    """A migrated database for the browser tests' server."""
-    name = f"web_{uuid.uuid4().hex[:12]}"
-    yield await create_database(postgres_server_url, name, template=template_database)
-    await drop_database(postgres_server_url, name)
-
-
-@pytest.fixture(scope="package")
-def web_server(web_database: str) -> Iterator[Server]:
-    """A fast `hearthlog serve` (bots move 20 ms after the last event) for the browser tests,
-    carrying the test game Tally too, which has no table of its own (the generic table's)."""
+async def web_server(postgres_server_url: str, template_database: str) -> AsyncIterator[Server]:
+    """A fast `hearthlog serve` (bots move 20 ms after the last event) on a database of its own
+    (``.database_url``) for the browser tests, carrying the test game Tally too, which has no
+    table of its own (the generic table's)."""
     env = {**FAST, "HEARTHLOG_EXTRA_GAMES": "tests.tally"}
-    with serving(web_database, startup_seconds=STARTUP_SECONDS, env=env) as base:
-        yield base
+    async with copied_database(postgres_server_url, template_database, "web") as url:
+        with serving(url, startup_seconds=STARTUP_SECONDS, env=env) as base:
+            yield base

@@ -126,7 +126,7 @@ async def test_a_page_plays_bots_to_the_end_with_a_clock_and_the_replay_matches_
     assert ash.errors == []
 
 
-async def test_a_spectator_page_never_shows_a_hidden_card(web_server, browser, web_database):
+async def test_a_spectator_page_never_shows_a_hidden_card(web_server, browser):
     """Given a Wick & Ember match of three bots watched in a browser with no seat, then at every
     version the page drew, nothing on it (text or card labels) names a card the game's secrets
     say a spectator may not know at that version, folded from the stored events; and the page
@@ -158,7 +158,7 @@ async def test_a_spectator_page_never_shows_a_hidden_card(web_server, browser, w
         await asyncio.sleep(0.02)
     assert "finished" in await status_of(watcher)
     decoder = event_decoder(WICK)
-    rows = await stored_events(web_database, match_id)
+    rows = await stored_events(web_server.database_url, match_id)
     events = [decoder.decode(row["data"].encode()) for row in rows]
     commands = [row["version"] for row in rows if '"command"' in row["metadata"]]
     assert len(seen) > 3

@@ -5,6 +5,23 @@ import { call, held, hold } from "./api.js";
 import { $, h, put, say } from "./dom.js";
 import { optionsForm } from "./schemaform.js";
 
+/** The lobby's skeleton: the games, then the matches with their three filters. */
+function skeleton() {
+  const tab = (status, text) => h("button", { type: "button", class: "tab", "data-status": status,
+    "aria-pressed": String(status === "lobby") }, text);
+  document.title = "Hearthlog: lobby";
+  put($("main"),
+    h("p", { id: "status", class: "status", role: "status", "aria-live": "polite" }),
+    h("section", { "aria-labelledby": "games-title" },
+      h("h1", { id: "games-title" }, "Open a match"), h("div", { id: "games", class: "games" })),
+    h("section", { "aria-labelledby": "matches-title" },
+      h("h2", { id: "matches-title" }, "Matches"),
+      h("div", { class: "filters", role: "group", "aria-label": "Show matches" },
+        tab("lobby", "Open"), tab("playing", "Playing"), tab("finished", "Finished")),
+      h("ul", { id: "matches", class: "matches" })));
+  $("main").className = "lobby";
+}
+
 let shown = "lobby";
 
 /** One game's card: title, seats, options, turn clock, and the create button. */
@@ -74,6 +91,7 @@ async function showMatches(titles) {
 }
 
 async function main() {
+  skeleton();
   try {
     const { games } = await call("GET", "/games");
     const titles = Object.fromEntries(games.map((g) => [g.id, g.title]));

@@ -17,6 +17,28 @@ let stop = null;
 let sending = false;
 let conceding = false;
 
+/** The table's skeleton: heading, status, clock, seats, table, moves, controls, and the log. */
+function skeleton() {
+  $("main").className = "play";
+  put($("main"),
+    h("div", { class: "heading" }, h("h1", { id: "title" }, "Loading the match…"),
+      h("p", { id: "whoami", class: "meta" })),
+    h("p", { id: "status", class: "status", role: "status", "aria-live": "polite" }),
+    h("p", { id: "clock", class: "clock", "aria-live": "off" }),
+    h("section", { id: "seating", class: "seating", "aria-label": "Seats", hidden: true }),
+    h("div", { class: "layout" },
+      h("div", { class: "board-column" },
+        h("section", { id: "table", class: "table", "aria-label": "The table" }),
+        h("section", { id: "actions", class: "actions", "aria-labelledby": "actions-title", hidden: true },
+          h("h2", { id: "actions-title" }, "Your moves"),
+          h("p", { class: "meta" }, "Press a move's number key, or Tab to it and press Enter."),
+          h("div", { id: "action-list" })),
+        h("div", { id: "footer-controls", class: "controls" })),
+      h("aside", { class: "log-column", "aria-labelledby": "log-title" },
+        h("h2", { id: "log-title" }, "Log"),
+        h("ol", { id: "log", class: "log", "aria-live": "polite" }))));
+}
+
 /** The seat this browser holds, or null for the spectator. */
 const seat = () => (mine.token ? mine.seat : null);
 
@@ -263,6 +285,7 @@ document.addEventListener("keydown", (event) => {
 });
 
 async function main() {
+  skeleton();
   try {
     const { games: list } = await call("GET", "/games");
     games = Object.fromEntries(list.map((g) => [g.id, g]));

@@ -17,6 +17,39 @@ let as = params.get("as") || "spectator"; // "spectator", "seat-N" or "state"
 const views = new Map(); // "as:version" -> MatchView
 let shown = 0; // the latest request drawn, so a slow answer never draws over a newer one
 
+/** The viewer's skeleton: the stepper, the table, the fairness panel, and the log. */
+function skeleton() {
+  const button = (id, label, text, keys) =>
+    h("button", { type: "button", id, "aria-label": label, "aria-keyshortcuts": keys }, text);
+  $("main").className = "replay";
+  document.title = "Hearthlog: replay";
+  put($("main"),
+    h("div", { class: "heading" }, h("h1", { id: "title" }, "Loading the replay…"),
+      h("p", { id: "summary", class: "meta" })),
+    h("p", { id: "status", class: "status", role: "status", "aria-live": "polite" }),
+    h("section", { class: "stepper", "aria-label": "Step through the match" },
+      h("div", { class: "row" },
+        button("first", "First version", "◀◀", "Home"), button("prev", "Previous version", "◀", "ArrowLeft"),
+        h("label", { for: "slider", class: "visually-hidden" }, "Version"),
+        h("input", { type: "range", id: "slider", min: 1, max: 1, value: 1 }),
+        button("next", "Next version", "▶", "ArrowRight"), button("last", "Last version", "▶▶", "End")),
+      h("div", { class: "row" },
+        h("output", { id: "position", for: "slider", class: "position" }),
+        h("label", { for: "as" }, "Seen by"), h("select", { id: "as" }),
+        h("button", { type: "button", id: "share" }, "Copy a link to this")),
+      h("p", { class: "meta" }, "Arrow keys step, Home and End jump to the ends.")),
+    h("div", { class: "layout" },
+      h("div", { class: "board-column" },
+        h("p", { id: "event", class: "event" }),
+        h("section", { id: "table", class: "table", "aria-label": "The table at this version" }),
+        h("section", { id: "fairness", class: "fairness", "aria-labelledby": "fairness-title" },
+          h("h2", { id: "fairness-title" }, "Fairness"),
+          h("dl", { id: "fairness-list", class: "generic" }),
+          h("p", {}, h("a", { id: "download", class: "button", download: true }, "Download the export (JSON)")))),
+      h("aside", { class: "log-column", "aria-labelledby": "log-title" },
+        h("h2", { id: "log-title" }, "Log"), h("ol", { id: "log", class: "log" }))));
+}
+
 /** The view of the chosen viewer at a version (cached; each asked of the API once). */
 async function viewAt(v) {
   const key = `${as}:${v}`;
@@ -123,6 +156,7 @@ function failed(error) {
 }
 
 async function main() {
+  skeleton();
   try {
     summary = await call("GET", `/matches/${matchId}`);
     if (summary.status !== "finished") {
