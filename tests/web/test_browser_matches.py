@@ -41,9 +41,12 @@ def wr_label(card: str) -> str:
 
 
 async def shoot(page, name: str) -> None:
-    """A full-page PNG of what the page shows, at its width, into docs/screenshots/."""
+    """A full-page PNG of what the page shows, at its width, into docs/screenshots/; nothing
+    on it may be wider than the screen (no sideways scrolling on a phone)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    width = await page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], (name, width)
 
 
 async def test_three_pages_commit_at_once_in_whiteout_road(web_server, browser):

@@ -76,6 +76,7 @@ async def test_two_browsers_play_a_whole_wick_and_ember_match_and_replay_it(web_
     assert await ash.locator("#fair-seed-commitment").inner_text() == final["seed_commitment"]
     assert (await ash.locator("#fair-verified").inner_text()).startswith("yes")
     assert await ash.locator("#download").get_attribute("href") == f"/matches/{match_id}/export"
+    assert await ash.locator("#log li.private").count() > 0  # her seat's lines, kept in her browser
 
     # Step back from the end with the arrow keys as Bryn saw it, against the API's past views.
     await ash.locator("#as").select_option("seat-1")

@@ -65,6 +65,7 @@ function matchRow(match, titles) {
   if (match.status === "lobby") {
     links.push(h("a", { class: "button primary", href: `/play/${match.match_id}` },
       mine.token ? "Return to your seat" : "Join"));
+    links.push(h("a", { class: "button", href: `/play/${match.match_id}?as=spectator` }, "Watch"));
   } else if (match.status === "playing") {
     links.push(h("a", { class: "button", href: `/play/${match.match_id}` },
       mine.token ? "Return to your seat" : "Watch"));

@@ -3,7 +3,7 @@
 // revealed server seed, client seeds, the server's verification) and the export to download.
 // The address carries the version and the viewer (?v=12&as=seat-1), so it can be shared.
 
-import { call, matchIdFromPath } from "./api.js";
+import { call, held, matchIdFromPath } from "./api.js";
 import { $, h, put, say } from "./dom.js";
 import { drawTable } from "./tables/index.js";
 
@@ -89,8 +89,10 @@ async function show(v) {
 
 function drawLog() {
   const items = log.filter((line) => line.version <= version).map((line) =>
-    h("li", { class: line.version === version ? "current" : "", "data-version": line.version },
-      h("span", { class: "version" }, line.version), line.text));
+    h("li", { class: `${line.version === version ? "current" : ""} ${line.private ? "private" : ""}`,
+      "data-version": line.version },
+      h("span", { class: "version" }, line.version),
+      line.private ? h("span", { class: "tag" }, "only you") : null, line.text));
   put($("log"), items);
   $("log").querySelector(".current")?.scrollIntoView({ block: "nearest" });
 }
@@ -167,7 +169,9 @@ async function main() {
     }
     const [games, full, report, page] = await Promise.all([
       call("GET", "/games"), call("GET", `/matches/${matchId}/replay`),
-      call("GET", `/matches/${matchId}/verification`), call("GET", `/matches/${matchId}/log`)]);
+      call("GET", `/matches/${matchId}/verification`),
+      // With a seat of this match kept in the browser, the log has that seat's private lines.
+      call("GET", `/matches/${matchId}/log`, { token: held(matchId).token })]);
     replay = full;
     log = page.entries;
     const title = games.games.find((g) => g.id === replay.game)?.title ?? replay.game;
