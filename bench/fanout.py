@@ -194,12 +194,12 @@ def run_in(tree: Path, url: str, args: argparse.Namespace, seed: int) -> dict[st
 
 
 @contextlib.contextmanager
-def before_tree() -> Any:
-    """The code at BEFORE in a temporary git worktree, removed after."""
+def before_tree(commit: str = BEFORE) -> Any:
+    """The code at ``commit`` in a temporary git worktree, removed after."""
     with tempfile.TemporaryDirectory(prefix="hearthlog-fanout-") as folder:
         tree = Path(folder) / "before"
         git = ["git", "-C", str(ROOT)]
-        subprocess.run([*git, "worktree", "add", "--detach", str(tree), BEFORE], check=True,
+        subprocess.run([*git, "worktree", "add", "--detach", str(tree), commit], check=True,
                        capture_output=True)
         try:
             yield tree
@@ -219,7 +219,7 @@ def work(args: argparse.Namespace) -> dict[str, Any]:
     from bench import common
 
     runs: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
-    with common.postgres() as admin_url, before_tree() as old:
+    with common.postgres() as admin_url, before_tree(args.before) as old:
         urls = iter(asyncio.run(databases(admin_url, 2 * args.rounds)))
         for round_ in range(args.rounds):
             for name, tree in (("before", old), ("after", ROOT)):
@@ -228,8 +228,8 @@ def work(args: argparse.Namespace) -> dict[str, Any]:
     ratios = {field: statistics.median(b[field] / max(a[field], 1e-9) for b, a in
                                        zip(runs["before"], runs["after"], strict=True))
               for field in ("reads", "cpu_ms", "wall_ms")}
-    return {"seats": SEATS, "spectators": args.spectators, "before_commit": BEFORE,
-            "runs": runs, "before_over_after": {k: round(v, 1) for k, v in ratios.items()}}
+    return {"seats": SEATS, "spectators": args.spectators, "before_commit": args.before,
+            "runs": runs, "before_over_after": {k: round(v, 2) for k, v in ratios.items()}}
 
 
 def table(doc: dict[str, Any]) -> list[str]:
@@ -248,9 +248,12 @@ def table(doc: dict[str, Any]) -> list[str]:
 
 
 def main() -> None:
-    """Measure one tree (--measure URL), or run the rounds and save bench/results/fanout.json."""
+    """Measure one tree (--measure URL), or run the rounds and save bench/results/fanout.json
+    (fanout-vs-<commit>.json against another --before)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--measure", help="measure this tree's code on this database URL")
+    parser.add_argument("--before", default=BEFORE,
+                        help=f"the commit to compare with (default {BEFORE}, before the fan-out)")
     parser.add_argument("--appends", type=int, default=40)
     parser.add_argument("--spectators", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=3)
@@ -262,7 +265,8 @@ def main() -> None:
         return
     from bench import common
 
-    path = common.run_and_save("fanout", lambda: work(args))
+    name = "fanout" if args.before == BEFORE else f"fanout-vs-{args.before}"
+    path = common.run_and_save(name, lambda: work(args))
     print("\n".join(table(json.loads(path.read_text()))))
 
 
