@@ -45,6 +45,8 @@ async def open_match_from_lobby(page: Any, base: str, game: str, seats: int, **f
     await page.goto(f"{base}/")
     form = page.locator(f"form[data-game='{game}']")
     await form.get_by_label("Seats").fill(str(seats))
+    if fields:
+        await form.get_by_text("Turn clock and options").click()  # open the optional fields
     for label, value in fields.items():
         await form.get_by_label(label, exact=True).fill(value)
     await form.get_by_role("button", name=re.compile("^Open a")).click()

@@ -197,6 +197,7 @@ async def test_screenshots_of_the_lobby_and_a_wick_and_ember_table(web_server, b
     await take_seat(page, "Ash")
     await page.goto(f"{web_server}/")
     await page.locator(f"li[data-match='{match_id}']").wait_for()
+    await page.locator("form[data-game='wick-and-ember']").get_by_text("Turn clock and options").click()
     await shoot(page, "lobby")
     await page.set_viewport_size(PHONE)
     await shoot(page, "lobby-phone")

@@ -37,9 +37,10 @@ function gameCard(game) {
     h("h3", { id: `${id}-title` }, game.title),
     h("p", { class: "meta" }, `${game.min_seats} to ${game.max_seats} seats, rules ${game.rules_version}`),
     h("div", { class: "field" }, h("label", { for: `${id}-seats` }, "Seats"), seats),
-    h("div", { class: "field" }, h("label", { for: `${id}-clock` }, "Turn clock (seconds)"), clock),
-    h("div", { class: "field" }, h("label", { for: `${id}-label` }, "Label"), label),
-    fields,
+    h("details", { class: "more" }, h("summary", {}, "Turn clock and options"),
+      h("div", { class: "field" }, h("label", { for: `${id}-clock` }, "Turn clock (seconds)"), clock),
+      h("div", { class: "field" }, h("label", { for: `${id}-label` }, "Label"), label),
+      fields),
     h("button", { type: "submit", class: "primary" }, `Open a ${game.title} match`));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
