@@ -48,7 +48,10 @@ export function wickEmberTable(board) {
     h("div", { class: "middle" },
       h("div", { class: "pile" }, h("span", { class: "meta" }, "Deck"), cardBack(board.deck_size, "s", "card in the deck")),
       h("div", { class: "pile" }, h("span", { class: "meta" }, "Set aside"),
-        board.set_aside ? weCard(board.set_aside, "s") : board.set_aside_dealt ? cardBack(undefined, "s", "card set aside") : h("span", { class: "meta" }, "none"),
+        // Face up once shown; face down while it lies there; gone once dealt out.
+        board.set_aside ? weCard(board.set_aside, "s")
+          : board.set_aside_dealt ? h("span", { class: "meta" }, "dealt out")
+            : cardBack(undefined, "s", "card set aside face down"),
         board.face_up.map((c) => weCard(c, "s"))),
       h("div", { class: "pile" }, h("span", { class: "meta" }, "Ash"),
         board.ash.length ? board.ash.map((c) => weCard(c, "xs")) : h("span", { class: "meta" }, "none"))),
