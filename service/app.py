@@ -24,8 +24,10 @@ from service.api.matches import MatchController
 from service.api.replays import ReplayController
 from service.api.stream import StreamController
 from service.errors import ServiceError
+from service.limits import Limits, StreamSlots
 from service.logs import AccessLog
 from service.matches import MatchService
+from service.reading import BodyReading
 from service.schemas import Body, Health
 
 MAX_BODY = 64 * 1024
@@ -201,6 +203,7 @@ def create_app(database_url: str | None = None) -> Litestar:
         finally:
             await app.state.pool.close()
 
+    limits = Limits.from_env()
     app = Litestar(
         route_handlers=[health, GameController, MatchController, StreamController,
                         ReplayController, ExportController],
@@ -212,12 +215,13 @@ def create_app(database_url: str | None = None) -> Litestar:
             413: too_large,
             500: internal_error,
         },
-        middleware=[AccessLog()],
+        middleware=[AccessLog(), BodyReading(limits.body_seconds)],
         openapi_config=openapi_config(),
         plugins=[TypedCommands()],
         lifespan=[orphan_guard, lifespan] if database_url else [],
         request_max_body_size=MAX_BODY,
     )
+    app.state.limits, app.state.stream_slots = limits, StreamSlots(limits)
     closed_bodies(app.openapi_schema)
     map_discriminators(app.openapi_schema)
     return app

@@ -23,8 +23,12 @@ _MEANINGS = {
     404: "No such match or game",
     409: "Version clash, not your turn, or the wrong phase of the match",
     413: "The body is larger than the documented limit",
+    408: "The body was not received in time",
+    415: "The body is not JSON (its Content-Type must be application/json)",
     422: "Well-formed, but the rules do not allow it",
-    503: "The database is unavailable; retry after the Retry-After header",
+    429: "Too many requests from your address; retry after the Retry-After header",
+    503: "The database is unavailable or the server is at a limit; retry after the Retry-After "
+         "header",
 }
 
 

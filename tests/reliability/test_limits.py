@@ -1,0 +1,139 @@
+"""Limits under abuse: a stalled body is cut, a broken one refused, streams capped per process and
+per client, and while a cap is reached the server still answers health, views and commands.
+
+The server here runs with small limits (docs/limits.md names each variable); the load test with
+thousands of clients is test_overload.py (slow).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+from contextlib import AsyncExitStack
+
+import httpx
+import pytest
+
+from tests.reliability.crowd import HALF_BODY, raw, status_of
+from tests.reliability.tables import Table, next_move, open_table, send
+from tests.servers import Server, serving
+
+LIMITS = {"HEARTHLOG_BODY_SECONDS": "1", "HEARTHLOG_STREAMS": "3",
+          "HEARTHLOG_STREAMS_PER_CLIENT": "2"}
+
+
+@pytest.fixture(scope="module")
+def limited(server_database: str) -> Iterator[Server]:
+    """A server of its own with small limits."""
+    with serving(server_database, env=LIMITS) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+async def table(limited) -> Table:
+    """A started two-seat match on that server."""
+    return await open_table([limited], 2, random.Random(11))
+
+
+def client_from(server: str, address: str) -> httpx.AsyncClient:
+    """A client whose connections come from another loopback address (another client)."""
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    return httpx.AsyncClient(base_url=server, transport=transport, timeout=10)
+
+
+async def open_stream(stack: AsyncExitStack, client: httpx.AsyncClient, match_id: str
+                      ) -> httpx.Response:
+    """Open the match's stream and keep it open until the stack closes; its answer."""
+    return await stack.enter_async_context(client.stream("GET", f"/matches/{match_id}/stream"))
+
+
+async def still_served(table: Table) -> None:
+    """Health, a view and a command each answered normally."""
+    spectator = table.spectator()
+    assert (await spectator.get("/health")).status_code == 200
+    assert (await spectator.get(f"/matches/{table.match_id}/view")).status_code == 200
+    move = await next_move(table)
+    assert isinstance(move, tuple), move
+    assert (await send(table, *move)).status_code == 200
+
+
+def refused_with_retry(answer: httpx.Response, status: int, names: str) -> None:
+    """The answer is ``status`` with Retry-After and a message naming the limit's variable."""
+    assert answer.status_code == status, answer.text
+    assert int(answer.headers["retry-after"]) >= 1
+    assert names in answer.json()["detail"]
+
+
+async def test_a_stalled_body_is_answered_408_and_its_connection_closed(limited, table):
+    """Given a client that sends half a body and stalls, when the body time passes, then 408
+    and the connection is closed; the server answers others all along."""
+    stalled = asyncio.ensure_future(raw(limited.port, HALF_BODY, seconds=15))
+    await still_served(table)
+    answer = await stalled
+    assert status_of(answer) == 408, answer[:200]
+    assert b"HEARTHLOG_BODY_SECONDS" in answer
+
+
+async def test_a_malformed_chunked_body_gets_400_naming_the_problem(limited):
+    """Given a chunked body whose chunk size is not hexadecimal, then 400, not 500."""
+    answer = await raw(limited.port, b"POST /matches HTTP/1.1\r\nHost: x\r\n"
+                       b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                       b"ZZ\r\n{}\r\n0\r\n\r\n", seconds=5)
+    assert status_of(answer) == 400, answer[:300]
+    assert b"chunked" in answer
+
+
+async def test_a_client_leaving_mid_body_leaves_no_500_and_no_traceback(limited):
+    """Given clients that hang up halfway through their bodies, then the log has no 500 line
+    and no traceback."""
+    for _ in range(20):
+        _, writer = await asyncio.open_connection("127.0.0.1", limited.port)
+        writer.write(HALF_BODY)
+        await writer.drain()
+        writer.close()
+    await asyncio.sleep(0.5)
+    assert (await raw(limited.port, b"GET /health HTTP/1.1\r\nHost: x\r\n"
+                      b"Connection: close\r\n\r\n")).startswith(b"HTTP/1.1 200")
+    output = limited.output.read_text()
+    assert "Traceback" not in output and '"status":500' not in output
+
+
+async def test_streams_past_the_per_client_cap_get_429_and_past_the_process_cap_503(
+    limited, table
+):
+    """Given streams at both caps, then one more from the same client is 429 and one from a
+    new client 503, each with Retry-After naming its limit; health, views and commands are
+    still answered; a stream closed gives its slot back."""
+    async with AsyncExitStack() as stack:
+        first = client_from(limited, "127.0.0.1")
+        other = client_from(limited, "127.0.0.2")
+        for client in (first, other):
+            stack.push_async_callback(client.aclose)
+        for client in (first, first, other):
+            assert (await open_stream(stack, client, table.match_id)).status_code == 200
+        refused_with_retry(await first.get(f"/matches/{table.match_id}/stream"), 429,
+                           "HEARTHLOG_STREAMS_PER_CLIENT")
+        async with client_from(limited, "127.0.0.3") as third:
+            refused_with_retry(await third.get(f"/matches/{table.match_id}/stream"), 503,
+                               "HEARTHLOG_STREAMS")
+        await still_served(table)
+    async with AsyncExitStack() as stack:
+        again = client_from(limited, "127.0.0.1")
+        stack.push_async_callback(again.aclose)
+        for _ in range(2):
+            assert (await reopened(stack, again, table.match_id)).status_code == 200
+
+
+async def reopened(stack: AsyncExitStack, client: httpx.AsyncClient, match_id: str
+                   ) -> httpx.Response:
+    """A stream opened once the server has seen the closed ones go (it frees their slots when
+    it notices the connection end: waited for, up to 10 s)."""
+    for _ in range(100):
+        answer = await open_stream(stack, client, match_id)
+        if answer.status_code != 429:
+            return answer
+        await answer.aclose()
+        await asyncio.sleep(0.1)
+    return answer
+
