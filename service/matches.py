@@ -147,16 +147,21 @@ class MatchService:
         mid = parse_id(match_id)
         seat = await self.access.seat(mid, token)
         loaded = self.cache.known(mid) or await self.cache.load(mid)
-        command = decode_command(loaded.game, body.command)
+        command = None
         try:
+            command = decode_command(loaded.game, body.command)
             done = await self._apply(
                 mid, seat, command, command_id=body.command_id, expected=body.expected_version
             )
         except (DuplicateCommand, ServiceError):
             # A copy of this command (same id) may have been played before, or won the race,
             # here or on another server: then this copy is refused (a clash, not your turn, a
-            # duplicate id) but the first answer stands, and it is what a retry must get.
-            earlier = await self._earlier(mid, body.command_id, seat) if body.command_id else None
+            # duplicate id) but the first answer stands, and it is what a retry must get. The
+            # id sent with another command is refused (422), as the IETF Idempotency-Key draft
+            # says: else the new command would silently never happen.
+            earlier = None
+            if body.command_id:
+                earlier = await self._earlier(mid, body.command_id, seat, command)
             if earlier is None:
                 raise
             return earlier
@@ -184,13 +189,23 @@ class MatchService:
         """The version and the caller's new view."""
         return schemas.CommandAnswer(version=done.version, view=views.match_view(done.loaded, seat))
 
-    async def _earlier(self, match_id: str, command_id: str, seat: int) -> tuple[int, bytes] | None:
-        """The stored first answer to a command id, if it was seen before."""
+    async def _earlier(
+        self, match_id: str, command_id: str, seat: int, command: Any
+    ) -> tuple[int, bytes] | None:
+        """The stored first answer to a command id, if it was seen before with this command
+        (``command``: the one sent now, None if it did not decode)."""
         record = await self.store.find_command(match_id, command_id)
         if record is None:
             return None
         if record.seat != seat:
             raise ServiceError(409, f"command_id {command_id!r} was already used by another seat")
+        sent = None if command is None else msgspec.to_builtins(command)
+        if record.command is not None and record.command != sent:
+            raise ServiceError(
+                422, f"command_id {command_id!r} was already used for another command, which "
+                "was applied; this one was not: send a new command with a new command_id",
+                first_command=record.command, first_version=record.version,
+            )
         return record.status_code, record.response
 
     async def _apply(

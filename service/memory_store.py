@@ -179,9 +179,14 @@ class MemoryStore:
         return rows[offset : offset + limit]
 
     async def find_command(self, match_id: str, command_id: str) -> CommandRecord | None:
-        """The recorded first answer to this command id, or None."""
+        """The recorded first answer to this command id, with the command it answered, or None."""
         match = self._find(match_id)
-        return None if match is None else match.commands.get(command_id)
+        record = None if match is None else match.commands.get(command_id)
+        if match is None or record is None:
+            return None
+        first = [e.metadata["command"] for e in match.events if e.version <= record.version
+                 and e.metadata.get("command_id") == command_id and "command" in e.metadata]
+        return msgspec.structs.replace(record, command=_copy(first[-1]) if first else None)
 
     async def seat_for_token(self, match_id: str, token_hash: bytes) -> int | None:
         """The seat holding this token hash, or None."""

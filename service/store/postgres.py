@@ -202,13 +202,17 @@ class PostgresStore:
         return await queries.list_matches(self.pool, filters, limit, offset)
 
     async def find_command(self, match_id: str, command_id: str) -> CommandRecord | None:
-        """The recorded first answer to this command id, or None."""
+        """The recorded first answer to this command id, with the command it answered, or None."""
         key = match_uuid(match_id)
         if key is None:
             return None
         row = await self.pool.fetchrow(
-            """SELECT command_id, seat, response, status_code, version, recorded_at
-            FROM commands WHERE match_id = $1 AND command_id = $2""",
+            """SELECT command_id, seat, response, status_code, version, recorded_at,
+                (SELECT e.metadata->'command' FROM events e
+                 WHERE e.match_id = c.match_id AND e.version <= c.version
+                   AND e.metadata->>'command_id' = c.command_id AND e.metadata ? 'command'
+                 ORDER BY e.version DESC LIMIT 1) AS command
+            FROM commands c WHERE match_id = $1 AND command_id = $2""",
             key,
             command_id,
         )

@@ -89,6 +89,7 @@ class CommandRecord(msgspec.Struct, frozen=True, kw_only=True):
     status_code: int
     version: int
     recorded_at: datetime | None = None
+    command: Any = None  # read back: the command as its first event records it (metadata)
 
 
 class ExportFilter(msgspec.Struct, frozen=True, kw_only=True):
