@@ -24,8 +24,9 @@ from service.api.matches import MatchController
 from service.api.replays import ReplayController
 from service.api.stream import StreamController
 from service.errors import ServiceError
+from service.front import wrap
 from service.limits import Limits, StreamSlots
-from service.logs import AccessLog
+from service.logs import logged_path
 from service.matches import MatchService
 from service.reading import BodyReading
 from service.schemas import Body, Health
@@ -73,8 +74,8 @@ def unreadable(_: Request, error: Exception) -> Response:
 
 def internal_error(request: Request, error: Exception) -> Response:
     """A failure we did not foresee: its traceback goes to the server log, the caller gets 500."""
-    log.error("unhandled %s on %s %s", type(error).__name__, request.method, request.url.path,
-              exc_info=error)
+    log.error("unhandled %s on %s %s", type(error).__name__, request.method,
+              logged_path(request.scope, request.url.path), exc_info=error)
     body = {"status_code": 500, "detail": "internal server error; it has been logged"}
     return Response(content=body, status_code=500)
 
@@ -215,13 +216,14 @@ def create_app(database_url: str | None = None) -> Litestar:
             413: too_large,
             500: internal_error,
         },
-        middleware=[AccessLog(), BodyReading(limits.body_seconds)],
+        middleware=[BodyReading(limits.body_seconds)],
         openapi_config=openapi_config(),
         plugins=[TypedCommands()],
         lifespan=[orphan_guard, lifespan] if database_url else [],
         request_max_body_size=MAX_BODY,
     )
     app.state.limits, app.state.stream_slots = limits, StreamSlots(limits)
+    wrap(app, limits)
     closed_bodies(app.openapi_schema)
     map_discriminators(app.openapi_schema)
     return app
