@@ -13,14 +13,14 @@ import os
 from litestar import Litestar
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from service.limits import Limits
+from service.limits import ClientLimits, Limits
 from service.logs import AccessLog
 
 
 def wrap(app: Litestar, limits: Limits) -> None:
     """Put the access log, the per-client limits and (if configured) the proxy headers around
     the app's handler."""
-    handler = AccessLog(app.asgi_handler)
+    handler = AccessLog(ClientLimits(app.asgi_handler, limits))
     proxies = os.environ.get("HEARTHLOG_TRUSTED_PROXIES")
     if proxies:
         handler = ProxyHeadersMiddleware(handler, trusted_hosts=proxies)  # type: ignore[arg-type]

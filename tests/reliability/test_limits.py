@@ -137,3 +137,39 @@ async def reopened(stack: AsyncExitStack, client: httpx.AsyncClient, match_id: s
         await asyncio.sleep(0.1)
     return answer
 
+
+
+@pytest.fixture(scope="module")
+def rated(server_database: str) -> Iterator[Server]:
+    """A server of its own with small per-client request and creation limits."""
+    env = {"HEARTHLOG_REQUESTS_PER_MINUTE": "30", "HEARTHLOG_MATCHES_PER_HOUR": "3"}
+    with serving(server_database, env=env) as running:
+        yield running
+
+
+async def test_a_client_past_its_matches_per_hour_gets_429_and_others_still_create(rated):
+    """Given a client that created its 3 matches this hour, when it creates a fourth, then 429
+    with Retry-After naming HEARTHLOG_MATCHES_PER_HOUR, and nothing is created; another client
+    still creates."""
+    body = {"game": "wick-and-ember", "seats": 2}
+    async with client_from(rated, "127.0.0.2") as greedy, client_from(rated, "127.0.0.5") as other:
+        for _ in range(3):
+            assert (await greedy.post("/matches", json=body)).status_code == 201
+        before = len((await other.get("/matches", params={"limit": 200})).json()["matches"])
+        refused_with_retry(await greedy.post("/matches", json=body), 429,
+                           "HEARTHLOG_MATCHES_PER_HOUR")
+        assert len((await other.get("/matches", params={"limit": 200})).json()["matches"]) == before
+        assert (await other.post("/matches", json=body)).status_code == 201
+
+
+async def test_a_client_past_its_requests_per_minute_gets_429_but_health_still_answers(rated):
+    """Given a client that sent its 30 requests this minute, then its next one (a known route
+    or not) is 429 with Retry-After naming HEARTHLOG_REQUESTS_PER_MINUTE; /health still answers
+    it, and another client is served."""
+    async with client_from(rated, "127.0.0.3") as busy, client_from(rated, "127.0.0.4") as other:
+        for _ in range(30):
+            assert (await busy.get("/games")).status_code == 200
+        refused_with_retry(await busy.get("/games"), 429, "HEARTHLOG_REQUESTS_PER_MINUTE")
+        refused_with_retry(await busy.get("/no-such-route"), 429, "HEARTHLOG_REQUESTS_PER_MINUTE")
+        assert (await busy.get("/health")).status_code == 200
+        assert (await other.get("/games")).status_code == 200
