@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 
 import asyncpg
 from litestar import Litestar, Request, Response, get
+from litestar.exceptions import HTTPException
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, ScalarRenderPlugin
 from litestar.openapi.spec import Components, OpenAPI, SecurityScheme
@@ -78,6 +79,40 @@ def internal_error(request: Request, error: Exception) -> Response:
               logged_path(request.scope, request.url.path), exc_info=error)
     body = {"status_code": 500, "detail": "internal server error; it has been logged"}
     return Response(content=body, status_code=500)
+
+
+def bad_request(request: Request, error: HTTPException) -> Response:
+    """A 400 from litestar (a body that is not JSON, a parameter of the wrong type), its
+    message naming what is wrong rather than only the route."""
+    extra = error.extra if isinstance(error.extra, list) and error.extra else None
+    detail = "; ".join(map(named, extra)) if extra else plain_json_error(error.detail)
+    body: dict = {"status_code": 400, "detail": detail}
+    if extra:
+        body["extra"] = extra
+    return Response(content=body, status_code=400)
+
+
+def named(problem: dict) -> str:
+    """One of litestar's validation problems, as a sentence naming the body or the parameter."""
+    key, message = problem.get("key"), str(problem.get("message"))
+    source = str(getattr(problem.get("source"), "value", problem.get("source")))
+    if key == "data" and source == "body":
+        return "the body is missing: send a JSON object"
+    if "x00]*$" in message:  # the NO_NUL pattern (schemas.py), as the decoder quotes it
+        message = "it holds a NUL character (\\u0000), which can be neither stored nor searched"
+    where = f"the body's {key!r}" if source == "body" else f"{source} parameter {key!r}"
+    return f"{where}: {message}"
+
+
+def plain_json_error(detail: str) -> str:
+    """msgspec's message for a body that is not JSON, saying so (and what a truncation is)."""
+    if detail == "Input data was truncated":
+        return ("the body is not valid JSON: it ends early (a string, object or array not "
+                "closed, or a \\u escape cut short: an unpaired UTF-16 surrogate such as "
+                "\\ud800 is not a character)")
+    if detail.startswith(("JSON is malformed", "Invalid UTF-8")):
+        return f"the body is not valid JSON: {detail.removeprefix('JSON is malformed: ')}"
+    return detail
 
 
 def too_large(_: Request, __: Exception) -> Response:
@@ -213,6 +248,7 @@ def create_app(database_url: str | None = None) -> Litestar:
             **{kind: database_down for kind in DATABASE_DOWN},
             RecursionError: unreadable,
             asyncpg.DataError: unreadable,
+            400: bad_request,
             413: too_large,
             500: internal_error,
         },

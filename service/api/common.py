@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Annotated, TypeVar
 
 import msgspec
 from litestar import Request
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
+from litestar.params import QueryParameter
 
 from service import auth
 from service.errors import ServiceError, unauthorized
 from service.matches import MatchService
-from service.schemas import ErrorBody
+from service.schemas import NO_NUL, ErrorBody
 
 BodyType = TypeVar("BodyType", bound=msgspec.Struct)
 
@@ -31,6 +32,9 @@ _MEANINGS = {
          "header",
 }
 
+
+# A text filter: Postgres text cannot hold a NUL, so one is refused with a 400 naming the filter.
+TextQuery = Annotated[str | None, QueryParameter(pattern=NO_NUL, max_length=100)]
 
 # Who may call a route, as the OpenAPI document says. A route without one needs no token.
 TOKEN = [{"BearerToken": []}]

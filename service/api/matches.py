@@ -8,7 +8,15 @@ from litestar import Controller, Request, Response, get, post
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 
 from service import schemas
-from service.api.common import OPTIONAL_TOKEN, TOKEN, caller, errors, service_of, strictly
+from service.api.common import (
+    OPTIONAL_TOKEN,
+    TOKEN,
+    TextQuery,
+    caller,
+    errors,
+    service_of,
+    strictly,
+)
 
 Status = Literal["lobby", "playing", "finished"]
 
@@ -37,9 +45,9 @@ class MatchController(Controller):
     async def list_matches(
         self,
         request: Request,
-        game: FromQuery[str | None] = None,
+        game: TextQuery = None,
         status: FromQuery[Status | None] = None,
-        tournament: FromQuery[str | None] = None,
+        tournament: TextQuery = None,
         limit: Annotated[int, QueryParameter(ge=1, le=200)] = 50,
         offset: Annotated[int, QueryParameter(ge=0, le=1_000_000_000)] = 0,
     ) -> schemas.MatchPage:

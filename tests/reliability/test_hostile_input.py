@@ -171,3 +171,32 @@ async def test_hostile_seats_paths_and_queries_get_4xx_with_a_message(server, ta
 async def test_no_hostile_input_leaves_a_secret_or_a_card_in_the_server_log(server, table):
     """Given the hostile requests above, then the server's output holds no token and no card."""
     assert log_problems(server.output, table.tokens) == []
+
+
+NAMELESS = [
+    ("empty body", "POST", "/matches", b"", {}, "the body is missing"),
+    ("lone surrogate", "POST", "/matches", b'{"game": "\\ud800', {}, "unpaired UTF-16 surrogate"),
+    ("lone surrogate, closed", "POST", "/matches", b'{"game": "\\ud800"}', {},
+     "unpaired UTF-16 surrogate"),
+    ("NUL in a filter", "GET", "/matches", None, {"tournament": "a\x00"},
+     "query parameter 'tournament': it holds a NUL character"),
+    ("NUL in an export filter", "GET", "/exports/matches", None, {"game": "\x00"},
+     "query parameter 'game': it holds a NUL character"),
+    ("a word for a number", "GET", "/matches", None, {"limit": "ten"}, "query parameter 'limit'"),
+    ("a word for seats", "POST", "/matches", b'{"game": "wick-and-ember", "seats": "two"}', {},
+     "the body's 'seats'"),
+]
+
+
+@pytest.mark.parametrize("method,path,body,params,says", [c[1:] for c in NAMELESS],
+                         ids=[c[0] for c in NAMELESS])
+async def test_a_400_names_what_is_wrong_not_only_the_route(server, method, path, body, params,
+                                                            says):
+    """Given an empty body, a lone surrogate, a NUL in a filter or a word for a number, then the
+    400's message names the body or the parameter and what is wrong with it (never a database's
+    own words)."""
+    async with httpx.AsyncClient(base_url=server) as client:
+        answer = await client.request(method, path, content=body, params=params, headers=JSON)
+    refused(answer, 400)
+    assert says in answer.json()["detail"], answer.json()["detail"]
+    assert "UTF8" not in answer.text and "Validation failed" not in answer.text
