@@ -15,10 +15,10 @@ from litestar import Litestar, Request, Response, get
 from litestar.exceptions import HTTPException
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, ScalarRenderPlugin
-from litestar.openapi.spec import Components, OpenAPI, SecurityScheme
+from litestar.openapi.spec import Components, SecurityScheme
 
 from service.api.common import errors
-from service.api.documents import TypedCommands, map_discriminators
+from service.api.documents import TypedCommands, described_bodies, map_discriminators
 from service.api.exports import ExportController
 from service.api.games import GameController
 from service.api.matches import MatchController
@@ -30,7 +30,7 @@ from service.limits import Limits, StreamSlots
 from service.logs import logged_path
 from service.matches import MatchService
 from service.reading import BodyReading
-from service.schemas import Body, Health
+from service.schemas import Health
 
 MAX_BODY = 64 * 1024
 log = logging.getLogger("hearthlog")
@@ -129,14 +129,6 @@ async def health(request: Request) -> Health:
     except Exception:
         raise ServiceError(503, "the database is not answering", retry_after=1) from None
     return Health(status="ok", database="ok")
-
-
-def closed_bodies(document: OpenAPI) -> None:
-    """Say in the document what the decoder does: request bodies refuse unknown fields."""
-    names = {body.__name__ for body in Body.__subclasses__()}
-    for name, schema in (document.components.schemas or {}).items():
-        if name in names:
-            schema.additional_properties = False
 
 
 def openapi_config() -> OpenAPIConfig:
@@ -260,6 +252,6 @@ def create_app(database_url: str | None = None) -> Litestar:
     )
     app.state.limits, app.state.stream_slots = limits, StreamSlots(limits)
     wrap(app, limits)
-    closed_bodies(app.openapi_schema)
+    described_bodies(app.openapi_schema)
     map_discriminators(app.openapi_schema)
     return app

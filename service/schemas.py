@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import operator
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 from msgspec import Meta
@@ -30,7 +30,10 @@ BotName = Literal[  # type: ignore[valid-type]
 
 
 class Body(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """Base of every request body: unknown fields are refused, not ignored."""
+    """Base of every request body: unknown fields are refused, not ignored; where a body names
+    ``one_of``, it must carry at least one of those fields (documented and checked alike)."""
+
+    one_of: ClassVar[tuple[str, ...]] = ()
 
 
 class GameInfo(msgspec.Struct, kw_only=True):
@@ -128,6 +131,8 @@ class MatchPage(msgspec.Struct, kw_only=True):
 
 class JoinSeat(Body):
     """Take the next free seat, or give it to a server-side bot (named "Bot N" unless named)."""
+
+    one_of = ("name", "bot")
 
     name: Name | None = None
     client_seed: Annotated[str, Meta(min_length=1, max_length=128, pattern=NO_NUL)] | None = None

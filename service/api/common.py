@@ -7,7 +7,8 @@ from typing import Annotated, TypeVar
 import msgspec
 from litestar import Request
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.openapi.spec import Example
+from litestar.openapi.spec import Example, Schema
+from litestar.openapi.spec.enums import OpenAPIType
 from litestar.params import QueryParameter
 
 from service import auth
@@ -35,6 +36,15 @@ _MEANINGS = {
 
 # A text filter: Postgres text cannot hold a NUL, so one is refused with a 400 naming the filter.
 TextQuery = Annotated[str | None, QueryParameter(pattern=NO_NUL, max_length=100)]
+
+
+
+def optional_at_least(minimum: int) -> QueryParameter:
+    """An optional whole-number query parameter of at least ``minimum``, checked by litestar and
+    said in the document (litestar drops the minimum of an optional parameter from it)."""
+    nullable = [Schema(type=OpenAPIType.INTEGER, minimum=minimum), Schema(type=OpenAPIType.NULL)]
+    return QueryParameter(ge=minimum, schema_extra={"one_of": nullable})
+
 
 # Who may call a route, as the OpenAPI document says. A route without one needs no token.
 TOKEN = [{"BearerToken": []}]
@@ -68,9 +78,13 @@ def provide_token(request: Request) -> str | None:
 async def strictly(request: Request, data: BodyType) -> BodyType:
     """The body decoded again, strictly as documented: litestar takes "2" for 2 and 0 for false."""
     try:
-        return msgspec.json.decode(await request.body(), type=type(data))
+        body = msgspec.json.decode(await request.body(), type=type(data))
     except msgspec.ValidationError as error:
         raise ServiceError(400, f"the body does not fit the schema: {error}") from None
+    wanted = getattr(body, "one_of", ())
+    if wanted and all(getattr(body, name) is None for name in wanted):
+        raise ServiceError(400, f"the body needs at least one of {', '.join(wanted)}")
+    return body
 
 
 def service_of(request: Request) -> MatchService:

@@ -10,7 +10,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, HeaderParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from service.api.common import caller, errors
+from service.api.common import OPTIONAL_TOKEN, caller, errors
 from service.fanout import Served
 from service.limits import StreamLimit
 from service.live import HEARTBEAT, open_follow
@@ -40,7 +40,7 @@ class StreamController(Controller):
 
     path = "/matches"
     tags = ["matches"]
-    security = [{"BearerToken": []}]
+    security = OPTIONAL_TOKEN  # a seat's stream with its token, the spectator's without
 
     @get(
         "/{match_id:str}/stream",

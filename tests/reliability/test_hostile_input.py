@@ -155,6 +155,10 @@ async def test_hostile_seats_paths_and_queries_get_4xx_with_a_message(server, ta
         refused(await client.post(seats, json={"name": "a\x00"}), 400)
         refused(await client.post(seats, json={"name": "Ash", "client_seed": "\x00"}), 400)
         refused(await client.post(seats, json={"name": ""}), 400)
+        for needs_a_name in ({}, {"client_seed": "mine"}, {"name": None}):
+            answer = await client.post(seats, json=needs_a_name)
+            refused(answer, 400)
+            assert "at least one of name, bot" in answer.json()["detail"]
         for path in ["/matches/%00/view", "/matches/" + "9" * 3000, "/matches/-1/log",
                      "/matches/00000000-0000-0000-0000-000000000000/legal-actions", "/games/%FF"]:
             refused(await client.get(path), 404, 401)
