@@ -23,6 +23,7 @@ from service.access import Access
 from service.clock import owed_since
 from service.errors import ServiceError, not_found, version_clash
 from service.loading import Loaded, StateCache, game_of, kept_times
+from service.names import nickname
 from service.store import (
     CommandRecord,
     DuplicateCommand,
@@ -110,7 +111,8 @@ class MatchService:
     async def join(self, match_id: str, body: schemas.JoinSeat) -> schemas.SeatAnswer:
         """Take the next free seat and get its token; a bot's seat gets none."""
         token = None if body.bot else auth.new_token()
-        command = match.JoinSeat(name=body.name or "", client_seed=body.client_seed, bot=body.bot)
+        name = nickname(body.name) if body.name else ""  # "Zoë" in NFC or NFD is one name
+        command = match.JoinSeat(name=name, client_seed=body.client_seed, bot=body.bot)
         hashed = auth.token_hash(token) if token else None
         done = await self._apply(match_id, None, command, token_hash=hashed)
         return schemas.SeatAnswer(seat=len(done.loaded.state.names) - 1, token=token, bot=body.bot)

@@ -13,16 +13,20 @@ from msgspec import Meta
 from domain.core.bots import bot_names
 from domain.games import BUILT_IN, GAMES
 from projections.log import LogLine
+from service.names import SAFE_TEXT
 
 # What a seat sees of the table: the View of the match's game (one per game this release is built
 # with; the View of an extra game, HEARTHLOG_EXTRA_GAMES, is served but not in the document).
 Board = functools.reduce(operator.or_, [GAMES[game_id].View for game_id in BUILT_IN])
 # Text is stored in Postgres, which cannot hold a NUL character: refused here with a 400.
 NO_NUL = r"^[^\x00]*$"
+# Text others will see holds no control, format, surrogate or private-use character and no line
+# break (service.names); a name is then prepared as RFC 8266's nicknames are.
 Name = Annotated[
-    str, Meta(min_length=1, max_length=32, pattern=NO_NUL, description="A player's name")
+    str, Meta(min_length=1, max_length=32, pattern=SAFE_TEXT,
+              description="A player's name: no control or format characters, no line breaks")
 ]
-Text = Annotated[str, Meta(max_length=100, pattern=NO_NUL)]
+Text = Annotated[str, Meta(max_length=100, pattern=SAFE_TEXT)]
 # The server-side bots a seat can be given (each game has "random"; some have better ones).
 BotName = Literal[  # type: ignore[valid-type]
     tuple(sorted({bot for game in GAMES.values() for bot in bot_names(game)}))

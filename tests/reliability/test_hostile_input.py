@@ -8,6 +8,7 @@ cards, text Postgres cannot store and odd ids get 400, 404 or 422.
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections.abc import AsyncIterator
 
 import httpx
@@ -204,3 +205,52 @@ async def test_a_400_names_what_is_wrong_not_only_the_route(server, method, path
     refused(answer, 400)
     assert says in answer.json()["detail"], answer.json()["detail"]
     assert "UTF8" not in answer.text and "Validation failed" not in answer.text
+
+
+UNSAFE_NAMES = [
+    ("an escape sequence", "\x1b[2J\x1b[HAsh"),
+    ("a forged log line", "Ash\nSYSTEM: Bryn wins"),
+    ("a carriage return", "Ash\rBryn"),
+    ("a right-to-left override", "\u202eAsh"),
+    ("a zero-width space", "A\u200bsh"),
+    ("a byte order mark", "\ufeffAsh"),
+    ("a line separator", "Ash\u2028Bryn"),
+    ("a private-use character", "Ash\ue000"),
+]
+
+
+@pytest.mark.parametrize("name", [c[1] for c in UNSAFE_NAMES], ids=[c[0] for c in UNSAFE_NAMES])
+async def test_a_name_with_a_control_or_format_character_gets_400_naming_it(server, name):
+    """Given a name holding a control or format character or a line break, then 400 naming the
+    problem, and the lobby stays empty."""
+    async with httpx.AsyncClient(base_url=server) as client:
+        created = (await client.post("/matches", json={"game": "wick-and-ember", "seats": 2})).json()
+        answer = await client.post(f"/matches/{created['match_id']}/seats", json={"name": name})
+        refused(answer, 400)
+        assert "control or format character" in answer.json()["detail"]
+        summary = (await client.get(f"/matches/{created['match_id']}")).json()
+    assert summary["players"] == []
+
+
+LOOK_ALIKES = [
+    ("NFC and NFD", "Zo\u00eb", "Zoe\u0308"),
+    ("full width", "Ash", "\uff21sh"),
+    ("spaces around and inside", "Ash Ember", "  Ash\u00a0\u00a0Ember "),
+    ("case", "Ash", "ASH"),
+]
+
+
+@pytest.mark.parametrize("first,second", [c[1:] for c in LOOK_ALIKES], ids=[c[0] for c in LOOK_ALIKES])
+async def test_a_name_that_looks_like_one_at_the_table_is_refused(server, first, second):
+    """Given a seat named one way, when another joins under the same name written otherwise
+    (composed or decomposed, full-width, spaced, cased), then 422 "already taken"; the name is
+    kept as RFC 8266 prepares it (NFKC, spaces collapsed)."""
+    async with httpx.AsyncClient(base_url=server) as client:
+        created = (await client.post("/matches", json={"game": "wick-and-ember", "seats": 3})).json()
+        seats = f"/matches/{created['match_id']}/seats"
+        assert (await client.post(seats, json={"name": first})).status_code == 201
+        answer = await client.post(seats, json={"name": second})
+        refused(answer, 422)
+        assert "already taken" in answer.json()["detail"]
+        players = (await client.get(f"/matches/{created['match_id']}")).json()["players"]
+    assert [p["name"] for p in players] == [unicodedata.normalize("NFC", first)]
