@@ -1,4 +1,4 @@
-"""Reading a request's body: whole within a time, or refused.
+"""Reading a request's body: JSON by its Content-Type, whole within a time, or refused.
 
 granian bounds the time to send the headers (HEARTHLOG_HEADER_SECONDS) but not the body; a
 client that sends half a body and stalls would hold its connection and its handler for ever.
@@ -28,11 +28,12 @@ class BodyReading(ASGIMiddleware):
         self.seconds = seconds
 
     async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
-        """Read the body within the deadline."""
+        """Refuse a body that is not said to be JSON; read the rest within the deadline."""
         headers = dict(scope["headers"])
         if not carries_body(headers):
             await next_app(scope, receive, send)
             return
+        check_json(headers.get(b"content-type", b"").decode("latin-1"))
         deadline = asyncio.get_running_loop().time() + self.seconds
         try:
             await next_app(scope, within(receive, deadline, self.seconds), send)
@@ -48,6 +49,16 @@ def carries_body(headers: dict[bytes, bytes]) -> bool:
     """Whether the request has a body (declared by its length, or sent in chunks)."""
     length = headers.get(b"content-length", b"0")
     return length not in (b"0", b"") or b"transfer-encoding" in headers
+
+
+def check_json(content_type: str) -> None:
+    """415 unless the Content-Type is JSON (application/json, or an application/*+json type)."""
+    media = content_type.split(";", 1)[0].strip().lower()
+    if media == "application/json" or (media.startswith("application/") and media.endswith("+json")):  # noqa: E501
+        return
+    said = f"'{content_type}'" if content_type else "none"
+    raise ServiceError(415, "the body must be JSON, sent with 'Content-Type: application/json' "
+                       f"(this request's Content-Type: {said})")
 
 
 def within(receive: Receive, deadline: float, seconds: float) -> Receive:

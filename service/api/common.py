@@ -46,13 +46,17 @@ def optional_at_least(minimum: int) -> QueryParameter:
     return QueryParameter(ge=minimum, schema_extra={"one_of": nullable})
 
 
+# The answers only a route with a body gives: too large, too slow, not JSON.
+BODY_ERRORS = (408, 413, 415)
+
 # Who may call a route, as the OpenAPI document says. A route without one needs no token.
 TOKEN = [{"BearerToken": []}]
 OPTIONAL_TOKEN = [{}, {"BearerToken": []}]  # a seat sees its own view, anyone else the public
 
 
 def errors(*codes: int) -> dict[int, ResponseSpec]:
-    """The documented error answers of a route; any route may find the database down (503)."""
+    """The documented error answers of a route; any route may find its client over its limit
+    (429) or the database down (503)."""
     return {
         code: ResponseSpec(
             data_container=ErrorBody,
@@ -60,7 +64,7 @@ def errors(*codes: int) -> dict[int, ResponseSpec]:
             generate_examples=False,
             examples=[Example(value={"status_code": code, "detail": _MEANINGS[code]})],
         )
-        for code in sorted({*codes, 503})
+        for code in sorted({*codes, 429, 503})
     }
 
 

@@ -9,6 +9,7 @@ from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 
 from service import schemas
 from service.api.common import (
+    BODY_ERRORS,
     OPTIONAL_TOKEN,
     TOKEN,
     TextQuery,
@@ -33,7 +34,7 @@ class MatchController(Controller):
     tags = ["matches"]
 
     @post("/", operation_id="createMatch", summary="Open a match",
-          responses=errors(400, 413, 422))
+          responses=errors(400, 422, *BODY_ERRORS))
     async def create(
         self, request: Request, data: JSONBody[schemas.CreateMatch]
     ) -> schemas.MatchCreatedAnswer:
@@ -63,7 +64,7 @@ class MatchController(Controller):
         return await service_of(request).summary(match_id)
 
     @post("/{match_id:str}/seats", operation_id="joinMatch", summary="Take a seat",
-          responses=errors(400, 404, 409, 413, 422))
+          responses=errors(400, 404, 409, 422, *BODY_ERRORS))
     async def join(
         self, request: Request, match_id: FromPath[str], data: JSONBody[schemas.JoinSeat]
     ) -> schemas.SeatAnswer:
@@ -94,7 +95,7 @@ class MatchController(Controller):
         return await service.legal_actions(match_id, token)
 
     @post("/{match_id:str}/commands", operation_id="sendCommand", summary="Play a command",
-          status_code=200, responses=errors(400, 401, 403, 404, 409, 413, 422),
+          status_code=200, responses=errors(400, 401, 403, 404, 409, 422, *BODY_ERRORS),
           security=TOKEN)
     async def command(
         self, request: Request, match_id: FromPath[str], data: JSONBody[schemas.SendCommand]

@@ -110,6 +110,8 @@ async def test_a_hostile_command_gets_4xx_with_a_message_and_changes_nothing(
 
 
 WRONG_TYPES = [
+    ("", b'{"game": "wick-and-ember", "seats": 2}'),
+    ("text/plain", b'{"game": "wick-and-ember", "seats": 2}'),
     ("text/plain", b"seats: 2"),
     ("application/x-www-form-urlencoded", b"game=wick-and-ember&seats=2"),
     ("multipart/form-data; boundary=x", b'--x\r\nContent-Disposition: form-data; name="game"'
@@ -118,14 +120,30 @@ WRONG_TYPES = [
 ]
 
 
-@pytest.mark.parametrize("content_type,body", WRONG_TYPES, ids=[t[0][:20] for t in WRONG_TYPES])
-async def test_a_body_that_is_not_json_gets_400_whatever_its_content_type(
+@pytest.mark.parametrize("content_type,body", WRONG_TYPES,
+                         ids=[t[0][:20] or "none" for t in WRONG_TYPES])
+async def test_a_body_not_sent_as_json_gets_415_naming_its_content_type(
     server, content_type, body
 ):
-    """Given a create request in another format, then 400 naming the JSON problem."""
+    """Given a create request in another format (or JSON said to be another format, or with no
+    Content-Type), then 415 naming the Content-Type it needs, and nothing is created."""
+    headers = {"content-type": content_type} if content_type else {}
     async with httpx.AsyncClient(base_url=server) as client:
-        answer = await client.post("/matches", content=body, headers={"content-type": content_type})
-    refused(answer, 400)
+        before = (await client.get("/matches", params={"limit": 200})).json()["matches"]
+        answer = await client.post("/matches", content=body, headers=headers)
+        after = (await client.get("/matches", params={"limit": 200})).json()["matches"]
+    refused(answer, 415)
+    assert "Content-Type: application/json" in answer.json()["detail"]
+    assert len(after) == len(before)
+
+
+async def test_a_json_type_with_parameters_or_a_json_suffix_is_json(server):
+    """Given application/json with a charset, or an application/*+json type, then it is read."""
+    async with httpx.AsyncClient(base_url=server) as client:
+        for content_type in ("application/json; charset=utf-8", "application/merge-patch+json"):
+            answer = await client.post("/matches", content=b'{"game": "wick-and-ember", "seats": 2}',
+                                       headers={"content-type": content_type})
+            assert answer.status_code == 201, answer.text
 
 
 BAD_CREATES = [
