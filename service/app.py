@@ -14,10 +14,11 @@ import asyncpg
 from litestar import Litestar, Request, Response, get
 from litestar.exceptions import HTTPException
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import JsonRenderPlugin, ScalarRenderPlugin
+from litestar.openapi.plugins import JsonRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 
 from service.api.common import errors
+from service.api.docs_page import PinnedScalar
 from service.api.documents import TypedCommands, described_bodies, map_discriminators
 from service.api.exports import ExportController
 from service.api.games import GameController
@@ -142,7 +143,7 @@ def openapi_config() -> OpenAPIConfig:
         description="An event-sourced match service for card games.",
         use_handler_docstrings=True,
         path="/docs",
-        render_plugins=[ScalarRenderPlugin(), JsonRenderPlugin()],
+        render_plugins=[PinnedScalar(), JsonRenderPlugin()],
         components=Components(
             security_schemes={
                 "BearerToken": SecurityScheme(
