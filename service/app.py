@@ -227,7 +227,7 @@ def create_app(database_url: str | None = None) -> Litestar:
 
         await apply_migrations(database_url)
         app.state.pool = await create_pool(database_url)
-        app.state.service = MatchService(PostgresStore(app.state.pool))
+        app.state.service = MatchService(PostgresStore(app.state.pool), limits.lobby_hours)
         tune_collector()
         try:
             async with live_play(app, database_url):

@@ -8,7 +8,7 @@ import secrets
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import msgspec
@@ -49,8 +49,9 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
 class MatchService:
     """Every use case of the REST API, over one event store."""
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, lobby_hours: float = 24.0) -> None:
         self.store = store
+        self.lobby_for = timedelta(hours=lobby_hours)
         self.cache = StateCache(store)
         self.access = Access(store)
         self._seeds: dict[str, bytes] = {}
@@ -96,7 +97,7 @@ class MatchService:
         row = await self.store.get_match(parse_id(match_id))
         if row is None:
             raise not_found(match_id)
-        return views.summary(row)
+        return views.summary(row, self.lobby_for)
 
     async def list(self, **filters: Any) -> schemas.MatchPage:
         """A page of matches, newest first."""
@@ -104,12 +105,13 @@ class MatchService:
         rows = await self.store.list_matches(limit=limit + 1, offset=offset, **filters)
         more = len(rows) > limit
         return schemas.MatchPage(
-            matches=[views.summary(row) for row in rows[:limit]],
+            matches=[views.summary(row, self.lobby_for) for row in rows[:limit]],
             next_offset=offset + limit if more else None,
         )
 
     async def join(self, match_id: str, body: schemas.JoinSeat) -> schemas.SeatAnswer:
         """Take the next free seat and get its token; a bot's seat gets none."""
+        await self._open_lobby(parse_id(match_id))
         token = None if body.bot else auth.new_token()
         name = nickname(body.name) if body.name else ""  # "Zoë" in NFC or NFD is one name
         command = match.JoinSeat(name=name, client_seed=body.client_seed, bot=body.bot)
@@ -120,6 +122,7 @@ class MatchService:
     async def start(self, match_id: str, token: str | None) -> schemas.MatchSummary:
         """The host starts play once every seat is taken."""
         await self.access.host(parse_id(match_id), token)
+        await self._open_lobby(parse_id(match_id))
         await self._apply(match_id, None, match.StartMatch())
         return await self.summary(match_id)
 
@@ -186,6 +189,16 @@ class MatchService:
     async def viewer(self, match_id: str, token: str | None) -> int | None:
         """The seat a token views as (None: a spectator); 401 for a token not of this match."""
         return await self.access.viewer(parse_id(match_id), token)
+
+    async def _open_lobby(self, match_id: str) -> None:
+        """410 for a lobby not started within its time (HEARTHLOG_LOBBY_HOURS): it is over."""
+        row = (self.cache.known(match_id) or await self.cache.load(match_id)).row
+        ends = row.created_at + self.lobby_for
+        if row.status == "lobby" and datetime.now(UTC) >= ends:
+            hours = self.lobby_for.total_seconds() / 3600
+            raise ServiceError(410, f"this lobby expired at {ends.isoformat()}: it was not "
+                               f"started within {hours:g} hours of its creation "
+                               "(HEARTHLOG_LOBBY_HOURS); open a new match")
 
     def _answer(self, done: Outcome, seat: int) -> schemas.CommandAnswer:
         """The version and the caller's new view."""

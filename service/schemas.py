@@ -116,6 +116,11 @@ class MatchSummary(msgspec.Struct, kw_only=True):
     result: ResultInfo | None = None
     created_at: datetime
     finished_at: datetime | None = None
+    expires_at: Annotated[
+        datetime | None,
+        Meta(description="A lobby's end if it is not started by then: it can no longer be "
+             "joined or started (410)"),
+    ] = None
 
 
 class MatchCreatedAnswer(msgspec.Struct, kw_only=True):

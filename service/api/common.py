@@ -24,6 +24,7 @@ _MEANINGS = {
     403: "The token is valid but may not do this",
     404: "No such match or game",
     409: "Version clash, not your turn, or the wrong phase of the match",
+    410: "The lobby expired before it was started",
     413: "The body is larger than the documented limit",
     408: "The body was not received in time",
     415: "The body is not JSON (its Content-Type must be application/json)",

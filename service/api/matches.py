@@ -64,7 +64,7 @@ class MatchController(Controller):
         return await service_of(request).summary(match_id)
 
     @post("/{match_id:str}/seats", operation_id="joinMatch", summary="Take a seat",
-          responses=errors(400, 404, 409, 422, *BODY_ERRORS))
+          responses=errors(400, 404, 409, 410, 422, *BODY_ERRORS))
     async def join(
         self, request: Request, match_id: FromPath[str], data: JSONBody[schemas.JoinSeat]
     ) -> schemas.SeatAnswer:
@@ -72,7 +72,7 @@ class MatchController(Controller):
         return await service_of(request).join(match_id, await strictly(request, data))
 
     @post("/{match_id:str}/start", operation_id="startMatch", summary="Start play (host)",
-          status_code=200, responses=errors(400, 401, 403, 404, 409), security=TOKEN)
+          status_code=200, responses=errors(400, 401, 403, 404, 409, 410), security=TOKEN)
     async def start(self, request: Request, match_id: FromPath[str]) -> schemas.MatchSummary:
         """The host starts the match once every seat is taken."""
         service, token = caller(request)

@@ -24,7 +24,7 @@ def secured(answer: httpx.Response) -> None:
 async def test_every_kind_of_answer_carries_the_security_headers(server):
     """Given a success, a refusal by a route, a router's 404 and 405, an error of the body
     reader and a stream, then each answer has the headers."""
-    created, (ash, _) = await seated_match(server, ["Ash", "Bryn"])
+    created, _ = await seated_match(server, ["Ash", "Bryn"])
     async with httpx.AsyncClient(base_url=server) as client:
         answers = [await client.get("/health"), await client.get("/games"),
                    await client.get(f"/matches/{created['match_id']}/legal-actions"),

@@ -11,6 +11,7 @@ import asyncio
 import random
 from collections.abc import Iterator
 from contextlib import AsyncExitStack
+from datetime import datetime, timedelta
 
 import httpx
 import pytest
@@ -173,3 +174,36 @@ async def test_a_client_past_its_requests_per_minute_gets_429_but_health_still_a
         refused_with_retry(await busy.get("/no-such-route"), 429, "HEARTHLOG_REQUESTS_PER_MINUTE")
         assert (await busy.get("/health")).status_code == 200
         assert (await other.get("/games")).status_code == 200
+
+
+@pytest.fixture(scope="module")
+def lapsing(server_database: str) -> Iterator[Server]:
+    """A server whose lobbies expire as soon as they open (HEARTHLOG_LOBBY_HOURS=0)."""
+    with serving(server_database, env={"HEARTHLOG_LOBBY_HOURS": "0"}) as running:
+        yield running
+
+
+async def test_a_lobby_past_its_time_cannot_be_joined_or_started_and_says_when_it_ended(
+    lapsing, limited
+):
+    """Given a lobby whose time is over, when a player joins or the host starts, then 410 naming
+    when it expired and HEARTHLOG_LOBBY_HOURS, and it stays empty; a lobby on a server with
+    the default of 24 hours says it expires 24 hours after its creation, and can be joined."""
+    async with httpx.AsyncClient(base_url=lapsing) as client:
+        created = (await client.post("/matches", json={"game": "wick-and-ember", "seats": 2})).json()
+        match = f"/matches/{created['match_id']}"
+        joined = await client.post(f"{match}/seats", json={"name": "Ash"})
+        started = await client.post(f"{match}/start",
+                                    headers={"authorization": f"Bearer {created['host_token']}"})
+        for answer in (joined, started):
+            assert answer.status_code == 410, answer.text
+            assert "expired at" in answer.json()["detail"]
+            assert "HEARTHLOG_LOBBY_HOURS" in answer.json()["detail"]
+        assert (await client.get(match)).json()["players"] == []
+    async with httpx.AsyncClient(base_url=limited) as client:
+        created = (await client.post("/matches", json={"game": "wick-and-ember", "seats": 2})).json()
+        summary = created["match"]
+        opened = datetime.fromisoformat(summary["created_at"])
+        assert datetime.fromisoformat(summary["expires_at"]) - opened == timedelta(hours=24)
+        joined = await client.post(f"/matches/{created['match_id']}/seats", json={"name": "Ash"})
+        assert joined.status_code == 201
