@@ -60,6 +60,7 @@ class MatchService:
         """Open a match: draw and commit to its server seed, hand out the host token."""
         game = game_of(body.game)
         seed, host_token = secrets.token_bytes(32), auth.new_token()
+        invite = auth.new_token() if body.private else None
         with rule_errors():
             created = match.open_match(
                 game,
@@ -86,10 +87,12 @@ class MatchService:
             host_token_hash=auth.token_hash(host_token),
             first=new_events([created], seat=None, command=None, command_id=None)[0],
             summary=summarise(game, state, seed),
+            invite_hash=auth.token_hash(invite) if invite else None,
         )
         await self.store.create_match(new)
         return schemas.MatchCreatedAnswer(
-            match_id=match_id, host_token=host_token, match=await self.summary(match_id)
+            match_id=match_id, host_token=host_token, match=await self.summary(match_id),
+            invite=invite,
         )
 
     async def summary(self, match_id: str) -> schemas.MatchSummary:
@@ -112,6 +115,7 @@ class MatchService:
     async def join(self, match_id: str, body: schemas.JoinSeat) -> schemas.SeatAnswer:
         """Take the next free seat and get its token; a bot's seat gets none."""
         await self._open_lobby(parse_id(match_id))
+        await self.access.invited(parse_id(match_id), body.invite)
         token = None if body.bot else auth.new_token()
         name = nickname(body.name) if body.name else ""  # "Zoë" in NFC or NFD is one name
         command = match.JoinSeat(name=name, client_seed=body.client_seed, bot=body.bot)

@@ -39,6 +39,7 @@ class _Match:
     row: MatchRow
     server_seed: bytes
     host_token_hash: bytes | None
+    invite_hash: bytes | None = None
     events: list[StoredEvent] = field(default_factory=list)
     tokens: dict[int, bytes] = field(default_factory=dict)
     commands: dict[str, CommandRecord] = field(default_factory=dict)
@@ -89,9 +90,11 @@ class MemoryStore:
             created_at=now,
             updated_at=now,
             finished_at=None,
+            private=new.invite_hash is not None,
         )
         event = _stored(str(key), 1, new.first, now, head)
-        self._matches[str(key)] = _Match(row, new.server_seed, new.host_token_hash, [event])
+        self._matches[str(key)] = _Match(row, new.server_seed, new.host_token_hash, new.invite_hash,
+                                            [event])
         return event
 
     async def append(
@@ -193,6 +196,11 @@ class MemoryStore:
         match = self._find(match_id)
         tokens = {} if match is None else match.tokens
         return next((seat for seat, held in tokens.items() if held == token_hash), None)
+
+    async def invite_hash(self, match_id: str) -> bytes | None:
+        """A private table's invite hash, or None (no such match, or not private)."""
+        match = self._find(match_id)
+        return None if match is None else match.invite_hash
 
     async def host_token_hash(self, match_id: str) -> bytes | None:
         """The host token's hash, or None."""

@@ -74,6 +74,9 @@ class CreateMatch(Body):
     tournament: Text | None = None
     label: Text | None = None
     practice: bool = False
+    private: Annotated[
+        bool, Meta(description="A private table: the answer's invite is needed to take a seat")
+    ] = False
     turn_seconds: Annotated[
         int,
         Meta(ge=1, le=86400, description="A turn clock: a seat that does not act in time is "
@@ -107,6 +110,7 @@ class MatchSummary(msgspec.Struct, kw_only=True):
     seats: int
     players: list[PlayerInfo]
     practice: bool
+    private: bool = False
     tournament: str | None
     label: str | None
     version: int
@@ -129,6 +133,10 @@ class MatchCreatedAnswer(msgspec.Struct, kw_only=True):
     match_id: str
     host_token: str
     match: MatchSummary
+    invite: Annotated[
+        str | None, Meta(description="A private table's invite: shown once, give it to the "
+                         "players; each sends it to take a seat")
+    ] = None
 
 
 class MatchPage(msgspec.Struct, kw_only=True):
@@ -146,6 +154,8 @@ class JoinSeat(Body):
     name: Name | None = None
     client_seed: Annotated[str, Meta(min_length=1, max_length=128, pattern=NO_NUL)] | None = None
     bot: Annotated[BotName, Meta(examples=["random"])] | None = None  # type: ignore[valid-type]
+    invite: Annotated[str, Meta(max_length=64, pattern=NO_NUL,
+                                description="The invite of a private table")] | None = None
 
 
 class SeatAnswer(msgspec.Struct, kw_only=True):

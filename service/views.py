@@ -28,6 +28,7 @@ def summary(row: Any, lobby_for: timedelta | None = None) -> schemas.MatchSummar
         seats=row.seats,
         players=players(stored.get("names", []), stored.get("bots", [])),
         practice=row.practice,
+        private=row.private,
         tournament=row.tournament,
         label=row.label,
         version=row.version,
