@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 from litestar import Request
@@ -21,7 +21,8 @@ BodyType = TypeVar("BodyType", bound=msgspec.Struct)
 _MEANINGS = {
     400: "The body, a parameter or a header is malformed",
     401: "The token is missing or not valid for this match",
-    403: "The token is valid but may not do this",
+    403: "The token is valid but may not do this, or a private table's invite is missing or "
+         "wrong",
     404: "No such match or game",
     409: "Version clash, not your turn, or the wrong phase of the match",
     410: "The lobby expired before it was started",
@@ -82,14 +83,37 @@ def provide_token(request: Request) -> str | None:
 
 async def strictly(request: Request, data: BodyType) -> BodyType:
     """The body decoded again, strictly as documented: litestar takes "2" for 2 and 0 for false."""
+    raw = await request.body()
     try:
-        body = msgspec.json.decode(await request.body(), type=type(data))
+        body = msgspec.json.decode(raw, type=type(data))
     except msgspec.ValidationError as error:
-        raise ServiceError(400, f"the body does not fit the schema: {error}") from None
+        body = integral(raw, type(data), error)
     wanted = getattr(body, "one_of", ())
     if wanted and all(getattr(body, name) is None for name in wanted):
         raise ServiceError(400, f"the body needs at least one of {', '.join(wanted)}")
     return body
+
+
+def integral(raw: bytes, kind: type[BodyType], error: msgspec.ValidationError) -> BodyType:
+    """The body again, its whole numbers written as floats (2.0) taken as integers, as JSON
+    Schema counts them; else the 400 of the first refusal."""
+    if "got `float`" in str(error):
+        try:
+            return msgspec.convert(_whole(msgspec.json.decode(raw)), kind)
+        except msgspec.ValidationError:
+            pass
+    raise ServiceError(400, f"the body does not fit the schema: {error}") from None
+
+
+def _whole(value: Any) -> Any:
+    """A decoded JSON value with each float that is a whole number made an int."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {key: _whole(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_whole(item) for item in value]
+    return value
 
 
 def service_of(request: Request) -> MatchService:

@@ -64,7 +64,7 @@ class MatchController(Controller):
         return await service_of(request).summary(match_id)
 
     @post("/{match_id:str}/seats", operation_id="joinMatch", summary="Take a seat",
-          responses=errors(400, 404, 409, 410, 422, *BODY_ERRORS))
+          responses=errors(400, 403, 404, 409, 410, 422, *BODY_ERRORS))
     async def join(
         self, request: Request, match_id: FromPath[str], data: JSONBody[schemas.JoinSeat]
     ) -> schemas.SeatAnswer:

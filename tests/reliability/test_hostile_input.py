@@ -272,3 +272,17 @@ async def test_a_name_that_looks_like_one_at_the_table_is_refused(server, first,
         assert "already taken" in answer.json()["detail"]
         players = (await client.get(f"/matches/{created['match_id']}")).json()["players"]
     assert [p["name"] for p in players] == [unicodedata.normalize("NFC", first)]
+
+
+async def test_a_whole_number_written_as_a_float_is_the_integer_json_schema_says_it_is(server):
+    """Given seats written 2.0 (an integer to JSON Schema), then the match is created; 2.5 and
+    "2" are still refused with 400."""
+    async with httpx.AsyncClient(base_url=server) as client:
+        made = await client.post("/matches", content=b'{"game": "wick-and-ember", "seats": 2.0}',
+                                 headers=JSON)
+        assert made.status_code == 201, made.text
+        assert made.json()["match"]["seats"] == 2
+        for seats in (b"2.5", b'"2"'):
+            refused(await client.post("/matches", headers=JSON,
+                                      content=b'{"game": "wick-and-ember", "seats": ' + seats + b"}"),
+                    400)
