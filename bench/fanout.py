@@ -14,6 +14,7 @@ that version: the store reads made (event loads and match rows), the process's C
 the wall time. Bounded (each process has LIMIT_SECONDS). Run:
 
     PYTHONPATH=. python -m bench.fanout [--appends 40] [--spectators 100] [--rounds 3]
+        [--before COMMIT] [--save NAME]
 """
 
 from __future__ import annotations
@@ -194,12 +195,12 @@ def run_in(tree: Path, url: str, args: argparse.Namespace, seed: int) -> dict[st
 
 
 @contextlib.contextmanager
-def before_tree() -> Any:
-    """The code at BEFORE in a temporary git worktree, removed after."""
+def before_tree(commit: str = BEFORE) -> Any:
+    """The code at ``commit`` in a temporary git worktree, removed after."""
     with tempfile.TemporaryDirectory(prefix="hearthlog-fanout-") as folder:
         tree = Path(folder) / "before"
         git = ["git", "-C", str(ROOT)]
-        subprocess.run([*git, "worktree", "add", "--detach", str(tree), BEFORE], check=True,
+        subprocess.run([*git, "worktree", "add", "--detach", str(tree), commit], check=True,
                        capture_output=True)
         try:
             yield tree
@@ -219,7 +220,7 @@ def work(args: argparse.Namespace) -> dict[str, Any]:
     from bench import common
 
     runs: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
-    with common.postgres() as admin_url, before_tree() as old:
+    with common.postgres() as admin_url, before_tree(args.before) as old:
         urls = iter(asyncio.run(databases(admin_url, 2 * args.rounds)))
         for round_ in range(args.rounds):
             for name, tree in (("before", old), ("after", ROOT)):
@@ -228,7 +229,7 @@ def work(args: argparse.Namespace) -> dict[str, Any]:
     ratios = {field: statistics.median(b[field] / max(a[field], 1e-9) for b, a in
                                        zip(runs["before"], runs["after"], strict=True))
               for field in ("reads", "cpu_ms", "wall_ms")}
-    return {"seats": SEATS, "spectators": args.spectators, "before_commit": BEFORE,
+    return {"seats": SEATS, "spectators": args.spectators, "before_commit": args.before,
             "runs": runs, "before_over_after": {k: round(v, 1) for k, v in ratios.items()}}
 
 
@@ -255,6 +256,8 @@ def main() -> None:
     parser.add_argument("--spectators", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--before", default=BEFORE, help="the commit to compare with")
+    parser.add_argument("--save", default="fanout", help="bench/results/<SAVE>.json")
     args = parser.parse_args()
     if args.measure:
         result = asyncio.run(measure(args.measure, args.appends, args.spectators, args.seed))
@@ -262,7 +265,7 @@ def main() -> None:
         return
     from bench import common
 
-    path = common.run_and_save("fanout", lambda: work(args))
+    path = common.run_and_save(args.save, lambda: work(args))
     print("\n".join(table(json.loads(path.read_text()))))
 
 
