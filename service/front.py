@@ -10,6 +10,7 @@ exception handling, CORS and hooks inside.
 from __future__ import annotations
 
 import os
+from typing import cast
 
 from litestar import Litestar
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
@@ -23,10 +24,10 @@ from service.logs import AccessLog
 def wrap(app: Litestar, limits: Limits) -> None:
     """Put the access log, the per-client limits and (if configured) the proxy headers around
     the app's handler."""
-    handler = AccessLog(SecurityHeaders(ClientLimits(app.asgi_handler, limits)))
+    handler: ASGIApp = AccessLog(SecurityHeaders(ClientLimits(app.asgi_handler, limits)))
     proxies = os.environ.get("HEARTHLOG_TRUSTED_PROXIES")
     if proxies:
-        handler = ProxyHeadersMiddleware(handler, trusted_hosts=proxies)  # type: ignore[arg-type]
+        handler = ProxyHeadersMiddleware(handler, trusted_hosts=proxies)  # type: ignore[arg-type,assignment]
     app.asgi_handler = handler
 
 
@@ -61,7 +62,8 @@ class SecurityHeaders:
 
 def headers_for(scope: Scope, message: Message) -> list[tuple[bytes, bytes]]:
     """The security headers an answer lacks: the standard ones, a policy fit for what it is."""
-    present = {name.lower(): value for name, value in message.get("headers", [])}
+    given = cast("list[tuple[bytes, bytes]]", message.get("headers", []))
+    present = {name.lower(): value for name, value in given}
     added = [pair for pair in ALWAYS if pair[0] not in present]
     if b"content-security-policy" not in present:
         html = present.get(b"content-type", b"").startswith(b"text/html")

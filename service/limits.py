@@ -101,7 +101,7 @@ class ClientLimits:
         if scope["path"] != "/health":
             refuse(self.requests.take(client, now), "requests_per_minute",
                    f"more than {self.requests.limit} requests a minute from your address")
-        if scope["method"] == "POST" and scope["path"].rstrip("/") == "/matches":
+        if scope.get("method") == "POST" and scope["path"].rstrip("/") == "/matches":
             refuse(self.creations.take(client, now), "matches_per_hour",
                    f"more than {self.creations.limit} matches created an hour from your address")
 

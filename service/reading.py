@@ -13,7 +13,7 @@ import asyncio
 
 from litestar.enums import ScopeType
 from litestar.middleware import ASGIMiddleware
-from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from litestar.types import ASGIApp, Receive, ReceiveMessage, Scope, Send
 
 from service.errors import ServiceError
 from service.limits import answer
@@ -65,7 +65,7 @@ def within(receive: Receive, deadline: float, seconds: float) -> Receive:
     """``receive`` bounded by the deadline until the body is complete, unchanged after it."""
     done = False
 
-    async def receive_body() -> Message:
+    async def receive_body() -> ReceiveMessage:
         """The next part of the body, or the refusal of a body that is late or cut short."""
         nonlocal done
         if done:
