@@ -73,16 +73,16 @@ async def messages(updates: AsyncIterator[object]) -> AsyncIterator[ServerSentEv
         kept = FRAMES.get(id(update))
         if kept is None or kept[0] is not update:
             message = ServerSentEventMessage(id=update.version, event="update", data=update.data)
-            kept = (update, Encoded(message.encode()))
+            kept = (update, Encoded(message.encode(), update.version))
             FRAMES.put(id(update), kept)
         yield kept[1]
 
 
 class Encoded(ServerSentEventMessage):
-    """A message already encoded: sent as it is."""
+    """A message already encoded: sent as it is (its id kept for whoever reads it)."""
 
-    def __init__(self, frame: bytes) -> None:
-        super().__init__()
+    def __init__(self, frame: bytes, id: int | None = None) -> None:
+        super().__init__(id=id, data=None)
         self.frame = frame
 
     def encode(self) -> bytes:
