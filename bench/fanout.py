@@ -14,6 +14,7 @@ that version: the store reads made (event loads and match rows), the process's C
 the wall time. Bounded (each process has LIMIT_SECONDS). Run:
 
     PYTHONPATH=. python -m bench.fanout [--appends 40] [--spectators 100] [--rounds 3]
+        [--before COMMIT] [--save NAME]
 """
 
 from __future__ import annotations
@@ -258,6 +259,8 @@ def main() -> None:
     parser.add_argument("--spectators", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--save", help="bench/results/<SAVE>.json (default: fanout, or "
+                        "fanout-vs-<commit> against another --before)")
     args = parser.parse_args()
     if args.measure:
         result = asyncio.run(measure(args.measure, args.appends, args.spectators, args.seed))
@@ -265,7 +268,7 @@ def main() -> None:
         return
     from bench import common
 
-    name = "fanout" if args.before == BEFORE else f"fanout-vs-{args.before}"
+    name = args.save or ("fanout" if args.before == BEFORE else f"fanout-vs-{args.before}")
     path = common.run_and_save(name, lambda: work(args))
     print("\n".join(table(json.loads(path.read_text()))))
 

@@ -30,6 +30,7 @@ from typing import Any
 from bench import common
 from bench.wire import Wire
 from service.postgres import drop_database
+from tests.servers import ONE_ADDRESS
 
 MATCHES = (16, 64)
 STARTUP_SECONDS = 60
@@ -70,7 +71,8 @@ class Server:
 
     def __init__(self, kind: str, target: str, database_url: str) -> None:
         self.port = free_port()
-        env = {**os.environ, "HEARTHLOG_BENCH_DATABASE_URL": database_url}
+        # Every client here is 127.0.0.1: the per-client limits (docs/limits.md) are raised.
+        env = {**os.environ, **ONE_ADDRESS, "HEARTHLOG_BENCH_DATABASE_URL": database_url}
         self.process = subprocess.Popen(server_command(kind, target, self.port), env=env,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 

@@ -88,6 +88,17 @@ class Access:
         ticket, expires = tickets.issue(match_id, seat, key, time.time())
         return seat, ticket, expires
 
+    async def invited(self, match_id: str, invite: str | None) -> None:
+        """A private table's seat needs its invite: 403 without it or with another one."""
+        expected = await self.store.invite_hash(match_id)
+        if expected is None:
+            return
+        if invite is None:
+            raise forbidden("this table is private: taking a seat needs its invite (ask the "
+                            "host), sent as \"invite\" with the name")
+        if not auth.same_token(invite, expected):
+            raise forbidden("the invite is not this table's")
+
     async def host(self, match_id: str, token: str | None) -> None:
         """Check the host token; 401 without a valid one, 403 for a seat's."""
         if token is None:

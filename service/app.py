@@ -13,12 +13,14 @@ from contextlib import asynccontextmanager
 import asyncpg
 from litestar import Litestar, Request, Response, get
 from litestar.config.cors import CORSConfig
+from litestar.exceptions import HTTPException
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import JsonRenderPlugin, ScalarRenderPlugin
-from litestar.openapi.spec import Components, OpenAPI, SecurityScheme
+from litestar.openapi.plugins import JsonRenderPlugin
+from litestar.openapi.spec import Components, SecurityScheme
 
 from service.api.common import errors
-from service.api.documents import TypedCommands, map_discriminators
+from service.api.docs_page import PinnedScalar
+from service.api.documents import TypedCommands, described_bodies, map_discriminators
 from service.api.exports import ExportController
 from service.api.games import GameController
 from service.api.matches import MatchController
@@ -26,9 +28,12 @@ from service.api.pages import web_client
 from service.api.replays import ReplayController
 from service.api.stream import StreamController
 from service.errors import ServiceError
-from service.logs import AccessLog
+from service.front import wrap
+from service.limits import Limits, StreamSlots
+from service.logs import logged_path
 from service.matches import MatchService
-from service.schemas import Body, Health
+from service.reading import BodyReading
+from service.schemas import Health
 
 MAX_BODY = 64 * 1024
 log = logging.getLogger("hearthlog")
@@ -73,10 +78,47 @@ def unreadable(_: Request, error: Exception) -> Response:
 
 def internal_error(request: Request, error: Exception) -> Response:
     """A failure we did not foresee: its traceback goes to the server log, the caller gets 500."""
-    log.error("unhandled %s on %s %s", type(error).__name__, request.method, request.url.path,
-              exc_info=error)
+    log.error("unhandled %s on %s %s", type(error).__name__, request.method,
+              logged_path(request.scope, request.url.path), exc_info=error)
     body = {"status_code": 500, "detail": "internal server error; it has been logged"}
     return Response(content=body, status_code=500)
+
+
+def bad_request(request: Request, error: HTTPException) -> Response:
+    """A 400 from litestar (a body that is not JSON, a parameter of the wrong type), its
+    message naming what is wrong rather than only the route."""
+    extra = error.extra if isinstance(error.extra, list) and error.extra else None
+    detail = "; ".join(map(named, extra)) if extra else plain_json_error(error.detail)
+    body: dict = {"status_code": 400, "detail": detail}
+    if extra:
+        body["extra"] = extra
+    return Response(content=body, status_code=400)
+
+
+def named(problem: dict) -> str:
+    """One of litestar's validation problems, as a sentence naming the body or the parameter."""
+    key, message = problem.get("key"), str(problem.get("message"))
+    source = str(getattr(problem.get("source"), "value", problem.get("source")))
+    if key == "data" and source == "body":
+        return "the body is missing: send a JSON object"
+    if "x00]*$" in message:  # the NO_NUL pattern (schemas.py), as the decoder quotes it
+        message = "it holds a NUL character (\\u0000), which can be neither stored nor searched"
+    elif "u001f" in message:  # the SAFE_TEXT pattern (service.names)
+        message = ("it holds a control or format character or a line break (an escape, a "
+                   "newline, a zero-width or direction mark), which others would not see as typed")
+    where = f"the body's {key!r}" if source == "body" else f"{source} parameter {key!r}"
+    return f"{where}: {message}"
+
+
+def plain_json_error(detail: str) -> str:
+    """msgspec's message for a body that is not JSON, saying so (and what a truncation is)."""
+    if detail == "Input data was truncated":
+        return ("the body is not valid JSON: it ends early (a string, object or array not "
+                "closed, or a \\u escape cut short: an unpaired UTF-16 surrogate such as "
+                "\\ud800 is not a character)")
+    if detail.startswith(("JSON is malformed", "Invalid UTF-8")):
+        return f"the body is not valid JSON: {detail.removeprefix('JSON is malformed: ')}"
+    return detail
 
 
 def too_large(_: Request, __: Exception) -> Response:
@@ -95,14 +137,6 @@ async def health(request: Request) -> Health:
     return Health(status="ok", database="ok")
 
 
-def closed_bodies(document: OpenAPI) -> None:
-    """Say in the document what the decoder does: request bodies refuse unknown fields."""
-    names = {body.__name__ for body in Body.__subclasses__()}
-    for name, schema in (document.components.schemas or {}).items():
-        if name in names:
-            schema.additional_properties = False
-
-
 def openapi_config() -> OpenAPIConfig:
     """The document committed in openapi/openapi.json."""
     return OpenAPIConfig(
@@ -111,7 +145,7 @@ def openapi_config() -> OpenAPIConfig:
         description="An event-sourced match service for card games.",
         use_handler_docstrings=True,
         path="/docs",
-        render_plugins=[ScalarRenderPlugin(), JsonRenderPlugin()],
+        render_plugins=[PinnedScalar(), JsonRenderPlugin()],
         components=Components(
             security_schemes={
                 "BearerToken": SecurityScheme(
@@ -209,7 +243,7 @@ def create_app(database_url: str | None = None) -> Litestar:
 
         await apply_migrations(database_url)
         app.state.pool = await create_pool(database_url)
-        app.state.service = MatchService(PostgresStore(app.state.pool))
+        app.state.service = MatchService(PostgresStore(app.state.pool), limits.lobby_hours)
         tune_collector()
         try:
             async with live_play(app, database_url):
@@ -217,6 +251,7 @@ def create_app(database_url: str | None = None) -> Litestar:
         finally:
             await app.state.pool.close()
 
+    limits = Limits.from_env()
     app = Litestar(
         route_handlers=[health, GameController, MatchController, StreamController,
                         ReplayController, ExportController, web_client()],
@@ -225,16 +260,19 @@ def create_app(database_url: str | None = None) -> Litestar:
             **{kind: database_down for kind in DATABASE_DOWN},
             RecursionError: unreadable,
             asyncpg.DataError: unreadable,
+            400: bad_request,
             413: too_large,
             500: internal_error,
         },
-        middleware=[AccessLog()],
+        middleware=[BodyReading(limits.body_seconds)],
         cors_config=cors_config(),
         openapi_config=openapi_config(),
         plugins=[TypedCommands()],
         lifespan=[orphan_guard, lifespan] if database_url else [],
         request_max_body_size=MAX_BODY,
     )
-    closed_bodies(app.openapi_schema)
+    app.state.limits, app.state.stream_slots = limits, StreamSlots(limits)
+    wrap(app, limits)
+    described_bodies(app.openapi_schema)
     map_discriminators(app.openapi_schema)
     return app

@@ -53,26 +53,54 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def _serve_uvicorn(url: str, host: str, port: int) -> None:
-    """The app in this process, under uvicorn."""
+    """The app in this process, under uvicorn (beyond its connection limit it answers 503)."""
     import uvicorn
 
     from service.app import create_app
 
     # Open match streams would hold a graceful shutdown forever: give them a few seconds.
     uvicorn.run(create_app(url), host=host, port=port, log_level="warning",
-                timeout_graceful_shutdown=3)
+                timeout_graceful_shutdown=3, limit_concurrency=open_connections(),
+                backlog=BACKLOG)
 
 
 def _serve_granian(url: str, host: str, port: int) -> None:
-    """The app in one granian worker process, which builds it with ``served_app``."""
+    """The app in one granian worker process, which builds it with ``served_app``.
+
+    granian's own settings bound what a client can hold (docs/limits.md): the connections
+    served at once (its backpressure: past it new connections wait in the listen backlog) and
+    the time to send the headers.
+    """
     from granian import Granian
     from granian.constants import Interfaces
+    from granian.http import HTTP1Settings
     from granian.log import LogLevels
 
+    from service.limits import Limits
+
     os.environ[SERVED_DATABASE_URL] = url
+    headers_ms = int(Limits.from_env().header_seconds * 1000)
     Granian("service.cli:served_app", factory=True, address=host, port=port,
             interface=Interfaces.ASGI, log_level=LogLevels.warning,
-            workers_kill_timeout=3).serve()
+            workers_kill_timeout=3, backlog=BACKLOG, backpressure=open_connections(),
+            http1_settings=HTTP1Settings(header_read_timeout=headers_ms)).serve()
+
+
+BACKLOG = 4096  # connections the kernel queues before the server accepts them
+
+
+def open_connections() -> int:
+    """The connections one process serves at once: HEARTHLOG_CONNECTIONS, within what the
+    process may open (its soft file limit is raised to the hard one first)."""
+    import resource
+
+    from service.limits import Limits
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    files = hard if hard != resource.RLIM_INFINITY else 1 << 20
+    return max(16, min(Limits.from_env().connections, files - 256))
 
 
 SERVED_DATABASE_URL = "HEARTHLOG_SERVED_DATABASE_URL"

@@ -52,6 +52,8 @@ class ExportService:
         _check_range(row, version, seat)
         if seat is not None and row.status != "finished":
             await self.access.own_seat(row.match_id, token, seat)
+        elif token is not None:
+            await self.access.viewer(row.match_id, token)  # 401 for a token not of this match
         events = await self.store.load(row.match_id, upto=version)
         return seat_view(row, game, events, seat)
 

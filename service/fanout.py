@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
 import logging
 from datetime import datetime
 from typing import Any
@@ -102,9 +101,11 @@ class Feed:
                             exc_info=True)
                 await asyncio.sleep(RETRY)
                 continue
-            with contextlib.suppress(TimeoutError):  # not wait_for: 3.11's can lose a cancel
+            try:  # not wait_for: 3.11's can lose a cancel
                 async with asyncio.timeout(self.heartbeat):
                     await self._poked.wait()
+            except TimeoutError:
+                self._wake()  # quiet for a heartbeat: each follower sends one
 
     def advance(self, stored: list[StoredEvent]) -> None:
         """Fold newly read events, one change per command, and wake every follower; all or
@@ -126,6 +127,10 @@ class Feed:
         self.entries += entries
         self.changes.extend(changes)
         self._merged.clear()
+        self._wake()
+
+    def _wake(self) -> None:
+        """Wake every follower: the feed moved on, or a heartbeat is due."""
         self.tick.set()
         self.tick = asyncio.Event()
 

@@ -160,8 +160,8 @@ async def follow(
     """The viewer's updates after version ``after``: everything missed in one, then one per change.
 
     Cut from the match's one feed in this process; yields HEARTBEAT when the match was quiet for
-    ``heartbeat`` seconds (the feed re-reads the store then anyway, in case a notification was
-    lost).
+    ``heartbeat`` seconds (the feed wakes its followers then, and re-reads the store in case a
+    notification was lost).
     """
     with hub.follow(service.store, loaded, heartbeat) as feed:
         sent, caught_up = after, False
@@ -174,8 +174,6 @@ async def follow(
             if served:
                 sent, caught_up = served[-1].version, True
                 continue
-            try:
-                async with asyncio.timeout(heartbeat):
-                    await tick.wait()
-            except TimeoutError:
+            await tick.wait()  # no timer per follower: the feed wakes them all at its heartbeat
+            if feed.version <= sent:
                 yield HEARTBEAT

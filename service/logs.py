@@ -13,12 +13,12 @@ from contextvars import ContextVar
 
 import msgspec
 from litestar.enums import ScopeType
-from litestar.middleware import ASGIMiddleware
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 access = logging.getLogger("hearthlog.access")
 current_seat: ContextVar[int | None] = ContextVar("current_seat", default=None)
 _MATCH = re.compile(r"^/matches/([0-9a-fA-F-]{36})(?:/|$)")
+_PLAIN = re.compile(r"[a-z][a-z-]{0,23}|[0-9]{1,9}|")  # a route word, a version, or nothing
 
 
 class AccessLine(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -32,16 +32,27 @@ class AccessLine(msgspec.Struct, kw_only=True, omit_defaults=True):
     seat: int | None = None
 
 
-class AccessLog(ASGIMiddleware):
-    """Logs every HTTP request once it has been answered."""
+class AccessLog:
+    """Logs every HTTP request once it has been answered, the router's refusals included.
 
-    scopes = (ScopeType.HTTP,)
+    It wraps the whole application (service.front), outside litestar's router, so a 404 for an
+    unknown path, a 405 or a HEAD gets its line too. The path logged is the route's template
+    (``/matches/{match_id}/view``, the match in its own field); a path no route matched keeps
+    only its plain segments: a token put in a path by mistake is never logged.
+    """
 
-    async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Time the request, note its status, and log one line."""
+        if scope["type"] != ScopeType.HTTP:
+            await self.app(scope, receive, send)
+            return
         started = time.perf_counter()
         status = 500
         seat = current_seat.set(None)
+        path = scope["path"]
 
         async def note_status(message: Message) -> None:
             nonlocal status
@@ -50,12 +61,12 @@ class AccessLog(ASGIMiddleware):
             await send(message)
 
         try:
-            await next_app(scope, receive, note_status)
+            await self.app(scope, receive, note_status)
         finally:
-            found = _MATCH.match(scope["path"])
+            found = _MATCH.match(path)
             line = AccessLine(
                 method=scope["method"],
-                path=scope["path"],
+                path=logged_path(scope, path),
                 status=status,
                 duration_ms=round((time.perf_counter() - started) * 1000, 2),
                 match=found.group(1) if found else None,
@@ -63,6 +74,15 @@ class AccessLog(ASGIMiddleware):
             )
             current_seat.reset(seat)
             access.info(msgspec.json.encode(line).decode())
+
+
+def logged_path(scope: Scope, path: str) -> str:
+    """The route's template, else the path with every segment but plain words and numbers
+    blanked (``*``)."""
+    template = scope.get("path_template")
+    if template:
+        return str(template)
+    return "/".join(part if _PLAIN.fullmatch(part) else "*" for part in path.split("/"))
 
 
 def configure(level: int = logging.INFO) -> None:

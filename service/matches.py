@@ -8,7 +8,7 @@ import secrets
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import msgspec
@@ -23,6 +23,7 @@ from service.access import Access
 from service.clock import owed_since
 from service.errors import ServiceError, not_found, version_clash
 from service.loading import Loaded, StateCache, game_of, kept_times
+from service.names import nickname
 from service.store import (
     CommandRecord,
     DuplicateCommand,
@@ -48,8 +49,9 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
 class MatchService:
     """Every use case of the REST API, over one event store."""
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, lobby_hours: float = 24.0) -> None:
         self.store = store
+        self.lobby_for = timedelta(hours=lobby_hours)
         self.cache = StateCache(store)
         self.access = Access(store)
         self._seeds: dict[str, bytes] = {}
@@ -58,6 +60,7 @@ class MatchService:
         """Open a match: draw and commit to its server seed, hand out the host token."""
         game = game_of(body.game)
         seed, host_token = secrets.token_bytes(32), auth.new_token()
+        invite = auth.new_token() if body.private else None
         with rule_errors():
             created = match.open_match(
                 game,
@@ -84,10 +87,12 @@ class MatchService:
             host_token_hash=auth.token_hash(host_token),
             first=new_events([created], seat=None, command=None, command_id=None)[0],
             summary=summarise(game, state, seed),
+            invite_hash=auth.token_hash(invite) if invite else None,
         )
         await self.store.create_match(new)
         return schemas.MatchCreatedAnswer(
-            match_id=match_id, host_token=host_token, match=await self.summary(match_id)
+            match_id=match_id, host_token=host_token, match=await self.summary(match_id),
+            invite=invite,
         )
 
     async def summary(self, match_id: str) -> schemas.MatchSummary:
@@ -95,7 +100,7 @@ class MatchService:
         row = await self.store.get_match(parse_id(match_id))
         if row is None:
             raise not_found(match_id)
-        return views.summary(row)
+        return views.summary(row, self.lobby_for)
 
     async def list(self, **filters: Any) -> schemas.MatchPage:
         """A page of matches, newest first."""
@@ -103,14 +108,17 @@ class MatchService:
         rows = await self.store.list_matches(limit=limit + 1, offset=offset, **filters)
         more = len(rows) > limit
         return schemas.MatchPage(
-            matches=[views.summary(row) for row in rows[:limit]],
+            matches=[views.summary(row, self.lobby_for) for row in rows[:limit]],
             next_offset=offset + limit if more else None,
         )
 
     async def join(self, match_id: str, body: schemas.JoinSeat) -> schemas.SeatAnswer:
         """Take the next free seat and get its token; a bot's seat gets none."""
+        await self._open_lobby(parse_id(match_id))
+        await self.access.invited(parse_id(match_id), body.invite)
         token = None if body.bot else auth.new_token()
-        command = match.JoinSeat(name=body.name or "", client_seed=body.client_seed, bot=body.bot)
+        name = nickname(body.name) if body.name else ""  # "Zoë" in NFC or NFD is one name
+        command = match.JoinSeat(name=name, client_seed=body.client_seed, bot=body.bot)
         hashed = auth.token_hash(token) if token else None
         done = await self._apply(match_id, None, command, token_hash=hashed)
         return schemas.SeatAnswer(seat=len(done.loaded.state.names) - 1, token=token, bot=body.bot)
@@ -118,6 +126,7 @@ class MatchService:
     async def start(self, match_id: str, token: str | None) -> schemas.MatchSummary:
         """The host starts play once every seat is taken."""
         await self.access.host(parse_id(match_id), token)
+        await self._open_lobby(parse_id(match_id))
         await self._apply(match_id, None, match.StartMatch())
         return await self.summary(match_id)
 
@@ -147,16 +156,21 @@ class MatchService:
         mid = parse_id(match_id)
         seat = await self.access.seat(mid, token)
         loaded = self.cache.known(mid) or await self.cache.load(mid)
-        command = decode_command(loaded.game, body.command)
+        command = None
         try:
+            command = decode_command(loaded.game, body.command)
             done = await self._apply(
                 mid, seat, command, command_id=body.command_id, expected=body.expected_version
             )
         except (DuplicateCommand, ServiceError):
             # A copy of this command (same id) may have been played before, or won the race,
             # here or on another server: then this copy is refused (a clash, not your turn, a
-            # duplicate id) but the first answer stands, and it is what a retry must get.
-            earlier = await self._earlier(mid, body.command_id, seat) if body.command_id else None
+            # duplicate id) but the first answer stands, and it is what a retry must get. The
+            # id sent with another command is refused (422), as the IETF Idempotency-Key draft
+            # says: else the new command would silently never happen.
+            earlier = None
+            if body.command_id:
+                earlier = await self._earlier(mid, body.command_id, seat, command)
             if earlier is None:
                 raise
             return earlier
@@ -196,17 +210,37 @@ class MatchService:
         return schemas.StreamTicket(seat=seat, ticket=ticket,
                                     expires_at=datetime.fromtimestamp(expires, UTC))
 
+    async def _open_lobby(self, match_id: str) -> None:
+        """410 for a lobby not started within its time (HEARTHLOG_LOBBY_HOURS): it is over."""
+        row = (self.cache.known(match_id) or await self.cache.load(match_id)).row
+        ends = row.created_at + self.lobby_for
+        if row.status == "lobby" and datetime.now(UTC) >= ends:
+            hours = self.lobby_for.total_seconds() / 3600
+            raise ServiceError(410, f"this lobby expired at {ends.isoformat()}: it was not "
+                               f"started within {hours:g} hours of its creation "
+                               "(HEARTHLOG_LOBBY_HOURS); open a new match")
+
     def _answer(self, done: Outcome, seat: int) -> schemas.CommandAnswer:
         """The version and the caller's new view."""
         return schemas.CommandAnswer(version=done.version, view=views.match_view(done.loaded, seat))
 
-    async def _earlier(self, match_id: str, command_id: str, seat: int) -> tuple[int, bytes] | None:
-        """The stored first answer to a command id, if it was seen before."""
+    async def _earlier(
+        self, match_id: str, command_id: str, seat: int, command: Any
+    ) -> tuple[int, bytes] | None:
+        """The stored first answer to a command id, if it was seen before with this command
+        (``command``: the one sent now, None if it did not decode)."""
         record = await self.store.find_command(match_id, command_id)
         if record is None:
             return None
         if record.seat != seat:
             raise ServiceError(409, f"command_id {command_id!r} was already used by another seat")
+        sent = None if command is None else msgspec.to_builtins(command)
+        if record.command is not None and record.command != sent:
+            raise ServiceError(
+                422, f"command_id {command_id!r} was already used for another command, which "
+                "was applied; this one was not: send a new command with a new command_id",
+                first_command=record.command, first_version=record.version,
+            )
         return record.status_code, record.response
 
     async def _apply(

@@ -39,6 +39,7 @@ class _Match:
     row: MatchRow
     server_seed: bytes
     host_token_hash: bytes | None
+    invite_hash: bytes | None = None
     events: list[StoredEvent] = field(default_factory=list)
     tokens: dict[int, bytes] = field(default_factory=dict)
     commands: dict[str, CommandRecord] = field(default_factory=dict)
@@ -89,9 +90,11 @@ class MemoryStore:
             created_at=now,
             updated_at=now,
             finished_at=None,
+            private=new.invite_hash is not None,
         )
         event = _stored(str(key), 1, new.first, now, head)
-        self._matches[str(key)] = _Match(row, new.server_seed, new.host_token_hash, [event])
+        self._matches[str(key)] = _Match(row, new.server_seed, new.host_token_hash, new.invite_hash,
+                                            [event])
         return event
 
     async def append(
@@ -179,9 +182,14 @@ class MemoryStore:
         return rows[offset : offset + limit]
 
     async def find_command(self, match_id: str, command_id: str) -> CommandRecord | None:
-        """The recorded first answer to this command id, or None."""
+        """The recorded first answer to this command id, with the command it answered, or None."""
         match = self._find(match_id)
-        return None if match is None else match.commands.get(command_id)
+        record = None if match is None else match.commands.get(command_id)
+        if match is None or record is None:
+            return None
+        first = [e.metadata["command"] for e in match.events if e.version <= record.version
+                 and e.metadata.get("command_id") == command_id and "command" in e.metadata]
+        return msgspec.structs.replace(record, command=_copy(first[-1]) if first else None)
 
     async def seat_for_token(self, match_id: str, token_hash: bytes) -> int | None:
         """The seat holding this token hash, or None."""
@@ -193,6 +201,11 @@ class MemoryStore:
         """The stored hash of a seat's token (None: no such seat, or a bot's)."""
         match = self._find(match_id)
         return None if match is None else match.tokens.get(seat)
+
+    async def invite_hash(self, match_id: str) -> bytes | None:
+        """A private table's invite hash, or None (no such match, or not private)."""
+        match = self._find(match_id)
+        return None if match is None else match.invite_hash
 
     async def host_token_hash(self, match_id: str) -> bytes | None:
         """The host token's hash, or None."""

@@ -18,6 +18,8 @@ from typing import Any
 
 import httpx
 
+from service.names import shown
+
 READ_TIMEOUT = 60.0  # longer than the server's heartbeat: a silent stream is reconnected
 
 
@@ -92,7 +94,7 @@ class Table:
     def take(self, update: dict[str, Any]) -> None:
         """Print an update's log lines and keep its view."""
         for line in update["log"]:
-            print(("  (to you) " if line["private"] else "  ") + line["text"])
+            print(shown(("  (to you) " if line["private"] else "  ") + line["text"]))
         self.view = update["view"]
 
     def ask_if_my_turn(self) -> None:
@@ -106,7 +108,7 @@ class Table:
         self.actions, self.asked = answer["actions"], view["version"]
         print(render(view))
         for number, action in enumerate(self.actions, start=1):
-            print(f"  {number}. {action['label']}")
+            print(shown(f"  {number}. {action['label']}"))
         ends = view.get("deadline")
         clock = f" (played for you at {ends[11:19]} UTC)" if ends else ""
         print(f"Your move{clock}: type a number, or q to leave.", flush=True)
@@ -122,13 +124,14 @@ class Table:
         body = {"command": self.actions[int(choice) - 1]["command"], "expected_version": self.asked}
         sent = self.client.post(f"/matches/{self.match_id}/commands", json=body)
         if sent.status_code != 200:
-            print(f"Not played: {sent.json().get('detail', sent.text)}", flush=True)
+            print(shown(f"Not played: {sent.json().get('detail', sent.text)}"), flush=True)
         self.asked = None
         return True
 
 
 def render(view: dict[str, Any]) -> str:
-    """The table as text: each seat, your hand and notes, then what lies face up."""
+    """The table as text: each seat, your hand and notes, then what lies face up (each line's
+    unsafe characters escaped)."""
     board = view.get("board") or {}
     bots = {p["seat"]: p.get("bot") for p in view["players"]}
     lines = [f"--- version {view['version']}, round {board.get('round', '?')} ---"]
@@ -146,7 +149,7 @@ def render(view: dict[str, Any]) -> str:
         f"In the ash: {', '.join(board.get('ash', [])) or '-'}; "
         f"deck: {board.get('deck_size', '?')} cards"
     )
-    return "\n".join(lines)
+    return "\n".join(map(shown, lines))  # a name or card from the server drives no terminal
 
 
 def finished(view: dict[str, Any] | None) -> bool:
@@ -157,7 +160,7 @@ def finished(view: dict[str, Any] | None) -> bool:
     result = (view.get("board") or {}).get("result") or {}
     names = {p["seat"]: p["name"] for p in view["players"]}
     winners = " and ".join(names[seat] for seat in result.get("winners", []))
-    print(f"The match is over. Winner: {winners or 'see the log'}.", flush=True)
+    print(shown(f"The match is over. Winner: {winners or 'see the log'}."), flush=True)
     return True
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import operator
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 from msgspec import Meta
@@ -13,16 +13,20 @@ from msgspec import Meta
 from domain.core.bots import bot_names
 from domain.games import BUILT_IN, GAMES
 from projections.log import LogLine
+from service.names import SAFE_TEXT
 
 # What a seat sees of the table: the View of the match's game (one per game this release is built
 # with; the View of an extra game, HEARTHLOG_EXTRA_GAMES, is served but not in the document).
 Board = functools.reduce(operator.or_, [GAMES[game_id].View for game_id in BUILT_IN])
 # Text is stored in Postgres, which cannot hold a NUL character: refused here with a 400.
 NO_NUL = r"^[^\x00]*$"
+# Text others will see holds no control, format, surrogate or private-use character and no line
+# break (service.names); a name is then prepared as RFC 8266's nicknames are.
 Name = Annotated[
-    str, Meta(min_length=1, max_length=32, pattern=NO_NUL, description="A player's name")
+    str, Meta(min_length=1, max_length=32, pattern=SAFE_TEXT,
+              description="A player's name: no control or format characters, no line breaks")
 ]
-Text = Annotated[str, Meta(max_length=100, pattern=NO_NUL)]
+Text = Annotated[str, Meta(max_length=100, pattern=SAFE_TEXT)]
 # The server-side bots a seat can be given (each game has "random"; some have better ones).
 BotName = Literal[  # type: ignore[valid-type]
     tuple(sorted({bot for game in GAMES.values() for bot in bot_names(game)}))
@@ -30,7 +34,10 @@ BotName = Literal[  # type: ignore[valid-type]
 
 
 class Body(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """Base of every request body: unknown fields are refused, not ignored."""
+    """Base of every request body: unknown fields are refused, not ignored; where a body names
+    ``one_of``, it must carry at least one of those fields (documented and checked alike)."""
+
+    one_of: ClassVar[tuple[str, ...]] = ()
 
 
 class GameInfo(msgspec.Struct, kw_only=True):
@@ -71,6 +78,9 @@ class CreateMatch(Body):
     tournament: Text | None = None
     label: Text | None = None
     practice: bool = False
+    private: Annotated[
+        bool, Meta(description="A private table: the answer's invite is needed to take a seat")
+    ] = False
     turn_seconds: Annotated[
         int,
         Meta(ge=1, le=86400, description="A turn clock: a seat that does not act in time is "
@@ -104,6 +114,7 @@ class MatchSummary(msgspec.Struct, kw_only=True):
     seats: int
     players: list[PlayerInfo]
     practice: bool
+    private: bool = False
     tournament: str | None
     label: str | None
     version: int
@@ -113,6 +124,11 @@ class MatchSummary(msgspec.Struct, kw_only=True):
     result: ResultInfo | None = None
     created_at: datetime
     finished_at: datetime | None = None
+    expires_at: Annotated[
+        datetime | None,
+        Meta(description="A lobby's end if it is not started by then: it can no longer be "
+             "joined or started (410)"),
+    ] = None
 
 
 class MatchCreatedAnswer(msgspec.Struct, kw_only=True):
@@ -121,6 +137,10 @@ class MatchCreatedAnswer(msgspec.Struct, kw_only=True):
     match_id: str
     host_token: str
     match: MatchSummary
+    invite: Annotated[
+        str | None, Meta(description="A private table's invite: shown once, give it to the "
+                         "players; each sends it to take a seat")
+    ] = None
 
 
 class MatchPage(msgspec.Struct, kw_only=True):
@@ -133,9 +153,13 @@ class MatchPage(msgspec.Struct, kw_only=True):
 class JoinSeat(Body):
     """Take the next free seat, or give it to a server-side bot (named "Bot N" unless named)."""
 
+    one_of = ("name", "bot")
+
     name: Name | None = None
     client_seed: Annotated[str, Meta(min_length=1, max_length=128, pattern=NO_NUL)] | None = None
     bot: Annotated[BotName, Meta(examples=["random"])] | None = None  # type: ignore[valid-type]
+    invite: Annotated[str, Meta(max_length=64, pattern=NO_NUL,
+                                description="The invite of a private table")] | None = None
 
 
 class SeatAnswer(msgspec.Struct, kw_only=True):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import msgspec
@@ -14,9 +14,11 @@ from service.clock import deadlines
 from service.loading import Loaded, decode_events
 
 
-def summary(row: Any) -> schemas.MatchSummary:
-    """The public summary of a stored match row."""
+def summary(row: Any, lobby_for: timedelta | None = None) -> schemas.MatchSummary:
+    """The public summary of a stored match row (a lobby's with when it expires)."""
     stored = row.summary or {}
+    lobby = lobby_for is not None and row.status == "lobby"
+    expires = row.created_at + lobby_for if lobby else None
     result = stored.get("result")
     return schemas.MatchSummary(
         match_id=str(row.match_id),
@@ -26,6 +28,7 @@ def summary(row: Any) -> schemas.MatchSummary:
         seats=row.seats,
         players=players(stored.get("names", []), stored.get("bots", [])),
         practice=row.practice,
+        private=row.private,
         tournament=row.tournament,
         label=row.label,
         version=row.version,
@@ -35,6 +38,7 @@ def summary(row: Any) -> schemas.MatchSummary:
         result=None if result is None else msgspec.convert(result, schemas.ResultInfo),
         created_at=row.created_at,
         finished_at=row.finished_at,
+        expires_at=expires,
     )
 
 

@@ -65,3 +65,19 @@ def test_no_answer_is_typed_by_litestars_default_validation_error():
                 if code.startswith(("4", "5")):
                     schema = answer["content"]["application/json"]["schema"]
                     assert schema == {"$ref": "#/components/schemas/ErrorBody"}, (code, operation)
+
+
+def test_the_document_says_what_the_server_checks_minimums_optional_stream_token_and_join():
+    """Given the document, then a command's expected_version and a past view's ?seat keep their
+    minimum of 0 (litestar dropped it under `| None`), the stream (which serves spectators) takes
+    a token optionally, and joining needs a name or a bot (the server refuses `{}`)."""
+    document = json.loads(openapi_text())
+    schemas, paths = document["components"]["schemas"], document["paths"]
+    expected = schemas["SendCommand"]["properties"]["expected_version"]["oneOf"]
+    assert {"type": "integer", "minimum": 0} in expected
+    past = paths["/matches/{match_id}/replay/{version}"]["get"]["parameters"]
+    seat = next(p for p in past if p["name"] == "seat")["schema"]["oneOf"]
+    assert {"type": "integer", "minimum": 0} in seat
+    assert paths["/matches/{match_id}/stream"]["get"]["security"] == [{}, {"BearerToken": []}]
+    join = schemas["JoinSeat"]
+    assert join["if"]["required"] == ["name"] and join["else"]["required"] == ["bot"]

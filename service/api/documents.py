@@ -1,4 +1,5 @@
-"""The OpenAPI document's typed commands: each game's command union as a component of its own.
+"""The OpenAPI document's typed commands (each game's command union as a component of its own),
+and the request bodies described as the decoder reads them.
 
 A command travels as a JSON object (service.schemas.GameCommand) because only the match's game can
 decode it: two games may use the same tag. This plugin documents that field as "one of the
@@ -10,7 +11,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+import msgspec
 from litestar.openapi.spec import Discriminator, OpenAPI, Reference, Schema
+from litestar.openapi.spec.enums import OpenAPIType
 from litestar.params import KwargDefinition
 from litestar.plugins import OpenAPISchemaPlugin
 from litestar.typing import FieldDefinition
@@ -18,7 +21,7 @@ from litestar.typing import FieldDefinition
 from domain.core.contract import members, tag
 from domain.core.decider import Rulebook
 from domain.games import BUILT_IN, GAMES
-from service.schemas import GAME_COMMAND
+from service.schemas import GAME_COMMAND, Body
 
 
 def component_name(book: Rulebook) -> str:
@@ -76,3 +79,49 @@ def map_discriminators(document: OpenAPI) -> None:
         refs = [choice.ref for choice in schema.one_of if isinstance(choice, Reference)]
         tags = list(schema.discriminator.mapping or {})
         schema.discriminator.mapping = dict(zip(tags, refs, strict=True))
+
+
+NOT_NULL = Schema(schema_not=Schema(type=OpenAPIType.NULL))
+# msgspec's names of the constraints litestar drops from a nullable field, and litestar's.
+CONSTRAINTS = {"minimum": "minimum", "maximum": "maximum", "exclusiveMinimum": "exclusive_minimum",
+               "exclusiveMaximum": "exclusive_maximum", "minLength": "min_length",
+               "maxLength": "max_length", "pattern": "pattern"}
+
+
+def described_bodies(document: OpenAPI) -> None:
+    """Say in the document what the decoder (msgspec, service.api.common.strictly) does: a body
+    refuses unknown fields, needs one of its ``one_of`` fields, and a nullable field keeps its
+    constraints (litestar drops a ``minimum`` under ``X | None``: taken from msgspec's schema)."""
+    bodies = {body.__name__: body for body in Body.__subclasses__()}
+    for name, schema in (document.components.schemas or {}).items():
+        body = bodies.get(name)
+        if body is None:
+            continue
+        schema.additional_properties = False
+        if body.one_of:
+            needs = needs_one_of(body.one_of)
+            schema.schema_if, schema.schema_else = needs.schema_if, needs.schema_else
+        own = msgspec.json.schema(body)["$defs"][name]["properties"]
+        for field, prop in (schema.properties or {}).items():
+            if isinstance(prop, Schema):
+                keep_constraints(prop, own.get(field, {}))
+
+
+def needs_one_of(fields: tuple[str, ...]) -> Schema:
+    """If the first field is given (not null), nothing more; else one of the rest. Written as
+    if / else rather than anyOf, which client generators read as a union of two models."""
+    given = Schema(required=[fields[0]], properties={fields[0]: NOT_NULL})
+    if len(fields) == 1:
+        return given
+    return Schema(schema_if=given, schema_else=needs_one_of(fields[1:]))
+
+
+def keep_constraints(prop: Schema, own: dict[str, Any]) -> None:
+    """Copy onto the non-null branch of a nullable property the constraints msgspec states."""
+    branches = [b for b in own.get("anyOf", []) if b.get("type") != "null"]
+    targets = [b for b in prop.one_of or [] if isinstance(b, Schema) and b.type != "null"]
+    if len(branches) != 1 or len(targets) != 1:
+        return
+    for key, attribute in CONSTRAINTS.items():
+        if key in branches[0] and getattr(targets[0], attribute) is None:
+            setattr(targets[0], attribute, branches[0][key])

@@ -13,7 +13,7 @@ from litestar.params import FromPath, FromQuery
 from litestar.response import Stream
 
 from projections.export import MatchExport
-from service.api.common import errors
+from service.api.common import TextQuery, errors
 from service.exports import ExportService, utc
 from service.store import ExportFilter
 
@@ -78,8 +78,8 @@ class ExportController(Controller):
     async def export_matches(
         self,
         exports: Exports,
-        tournament: FromQuery[str | None] = None,
-        game: FromQuery[str | None] = None,
+        tournament: TextQuery = None,
+        game: TextQuery = None,
         finished_after: FromQuery[datetime | None] = None,
         finished_before: FromQuery[datetime | None] = None,
         format: FromQuery[Literal["ndjson", "csv"]] = "ndjson",

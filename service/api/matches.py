@@ -8,7 +8,16 @@ from litestar import Controller, Request, Response, get, post
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 
 from service import schemas
-from service.api.common import OPTIONAL_TOKEN, TOKEN, caller, errors, service_of, strictly
+from service.api.common import (
+    BODY_ERRORS,
+    OPTIONAL_TOKEN,
+    TOKEN,
+    TextQuery,
+    caller,
+    errors,
+    service_of,
+    strictly,
+)
 
 Status = Literal["lobby", "playing", "finished"]
 
@@ -25,7 +34,7 @@ class MatchController(Controller):
     tags = ["matches"]
 
     @post("/", operation_id="createMatch", summary="Open a match",
-          responses=errors(400, 413, 422))
+          responses=errors(400, 422, *BODY_ERRORS))
     async def create(
         self, request: Request, data: JSONBody[schemas.CreateMatch]
     ) -> schemas.MatchCreatedAnswer:
@@ -37,9 +46,9 @@ class MatchController(Controller):
     async def list_matches(
         self,
         request: Request,
-        game: FromQuery[str | None] = None,
+        game: TextQuery = None,
         status: FromQuery[Status | None] = None,
-        tournament: FromQuery[str | None] = None,
+        tournament: TextQuery = None,
         limit: Annotated[int, QueryParameter(ge=1, le=200)] = 50,
         offset: Annotated[int, QueryParameter(ge=0, le=1_000_000_000)] = 0,
     ) -> schemas.MatchPage:
@@ -55,7 +64,7 @@ class MatchController(Controller):
         return await service_of(request).summary(match_id)
 
     @post("/{match_id:str}/seats", operation_id="joinMatch", summary="Take a seat",
-          responses=errors(400, 404, 409, 413, 422))
+          responses=errors(400, 403, 404, 409, 410, 422, *BODY_ERRORS))
     async def join(
         self, request: Request, match_id: FromPath[str], data: JSONBody[schemas.JoinSeat]
     ) -> schemas.SeatAnswer:
@@ -63,7 +72,7 @@ class MatchController(Controller):
         return await service_of(request).join(match_id, await strictly(request, data))
 
     @post("/{match_id:str}/start", operation_id="startMatch", summary="Start play (host)",
-          status_code=200, responses=errors(400, 401, 403, 404, 409), security=TOKEN)
+          status_code=200, responses=errors(400, 401, 403, 404, 409, 410), security=TOKEN)
     async def start(self, request: Request, match_id: FromPath[str]) -> schemas.MatchSummary:
         """The host starts the match once every seat is taken."""
         service, token = caller(request)
@@ -86,7 +95,7 @@ class MatchController(Controller):
         return await service.legal_actions(match_id, token)
 
     @post("/{match_id:str}/commands", operation_id="sendCommand", summary="Play a command",
-          status_code=200, responses=errors(400, 401, 403, 404, 409, 413, 422),
+          status_code=200, responses=errors(400, 401, 403, 404, 409, 422, *BODY_ERRORS),
           security=TOKEN)
     async def command(
         self, request: Request, match_id: FromPath[str], data: JSONBody[schemas.SendCommand]

@@ -6,12 +6,12 @@ from typing import Annotated
 
 from litestar import Controller, get
 from litestar.di import NamedDependency, Provide
-from litestar.params import FromPath, QueryParameter
+from litestar.params import FromPath
 
 from projections.replay import Replay
 from projections.verify import Report
 from service import schemas
-from service.api.common import OPTIONAL_TOKEN, errors, provide_token
+from service.api.common import OPTIONAL_TOKEN, errors, optional_at_least, provide_token
 from service.api.exports import provide_exports
 from service.exports import ExportService
 
@@ -52,7 +52,7 @@ class ReplayController(Controller):
         token: Token,
         match_id: FromPath[str],
         version: FromPath[int],
-        seat: Annotated[int | None, QueryParameter(ge=0)] = None,
+        seat: Annotated[int | None, optional_at_least(0)] = None,
     ) -> schemas.MatchView:
         """Without seat, the spectator's view; with it, that seat's (its own token while the
         match runs, open to all once it is over)."""

@@ -10,9 +10,11 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from service.api.common import TOKEN, caller, errors
+from service.api.common import OPTIONAL_TOKEN, TOKEN, caller, errors
 from service.fanout import Served
+from service.limits import StreamLimit
 from service.live import HEARTBEAT, open_follow
+from service.lru import Lru
 from service.schemas import StreamTicket, StreamUpdate
 
 LastEventId = Annotated[
@@ -47,7 +49,7 @@ class StreamController(Controller):
 
     path = "/matches"
     tags = ["matches"]
-    security = [{"BearerToken": []}]
+    security = OPTIONAL_TOKEN  # a seat's stream with its token, the spectator's without
 
     @post(
         "/{match_id:str}/stream-ticket",
@@ -67,7 +69,8 @@ class StreamController(Controller):
         "/{match_id:str}/stream",
         operation_id="streamMatch",
         summary="Follow a match live (Server-Sent Events)",
-        responses={200: STREAM, **errors(400, 401, 404)},
+        responses={200: STREAM, **errors(400, 401, 404, 429)},
+        middleware=[StreamLimit()],
     )
     async def stream(
         self,
@@ -86,10 +89,31 @@ class StreamController(Controller):
 
 
 async def messages(updates: AsyncIterator[object]) -> AsyncIterator[ServerSentEventMessage]:
-    """Each update as an SSE message with the version as its id (its JSON encoded once by the
-    feed for every follower who sees the same); heartbeats as comments."""
+    """Each update as an SSE message with the version as its id, encoded once for every follower
+    who sees the same update (the feed shares it); heartbeats as comments."""
     async for update in updates:
         if update is HEARTBEAT or not isinstance(update, Served):
-            yield ServerSentEventMessage(comment="heartbeat", data=None)
+            yield BEAT
             continue
-        yield ServerSentEventMessage(id=update.version, event="update", data=update.data)
+        kept = FRAMES.get(id(update))
+        if kept is None or kept[0] is not update:
+            message = ServerSentEventMessage(id=update.version, event="update", data=update.data)
+            kept = (update, Encoded(message.encode(), update.version))
+            FRAMES.put(id(update), kept)
+        yield kept[1]
+
+
+class Encoded(ServerSentEventMessage):
+    """A message already encoded: sent as it is (its id kept for whoever reads it)."""
+
+    def __init__(self, frame: bytes, id: int | None = None) -> None:
+        super().__init__(id=id, data=None)
+        self.frame = frame
+
+    def encode(self) -> bytes:
+        """The bytes encoded once."""
+        return self.frame
+
+
+BEAT = Encoded(ServerSentEventMessage(comment="heartbeat", data=None).encode())
+FRAMES = Lru(1024)  # by the update's id, with the update kept so that its id is not reused

@@ -43,8 +43,8 @@ from service.store.records import (
 _INSERT_MATCH = """
 WITH match_row AS (
     INSERT INTO matches (match_id, game, rules_version, status, seats, practice, tournament,
-        label, seed_commitment, server_seed, host_token_hash, summary)
-    VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, $8, $9, $10, $11)
+        label, seed_commitment, server_seed, host_token_hash, summary, invite_hash)
+    VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, $8, $9, $10, $11, $16)
     RETURNING created_at
 ), head AS (
     INSERT INTO heads (match_id, version, head_hash, updated_at)
@@ -91,7 +91,7 @@ class PostgresStore:
                 _INSERT_MATCH, key, new.game, new.rules_version, new.seats, new.practice,
                 new.tournament, new.label, new.seed_commitment, new.server_seed,
                 new.host_token_hash, written, head, first.type, first.data.decode(),
-                first.metadata)
+                first.metadata, new.invite_hash)
         except asyncpg.UniqueViolationError as error:
             raise StoreError(f"match {key} already exists") from error
         self.heads.put(key, 1, head, row)
@@ -202,13 +202,17 @@ class PostgresStore:
         return await queries.list_matches(self.pool, filters, limit, offset)
 
     async def find_command(self, match_id: str, command_id: str) -> CommandRecord | None:
-        """The recorded first answer to this command id, or None."""
+        """The recorded first answer to this command id, with the command it answered, or None."""
         key = match_uuid(match_id)
         if key is None:
             return None
         row = await self.pool.fetchrow(
-            """SELECT command_id, seat, response, status_code, version, recorded_at
-            FROM commands WHERE match_id = $1 AND command_id = $2""",
+            """SELECT command_id, seat, response, status_code, version, recorded_at,
+                (SELECT e.metadata->'command' FROM events e
+                 WHERE e.match_id = c.match_id AND e.version <= c.version
+                   AND e.metadata->>'command_id' = c.command_id AND e.metadata ? 'command'
+                 ORDER BY e.version DESC LIMIT 1) AS command
+            FROM commands c WHERE match_id = $1 AND command_id = $2""",
             key,
             command_id,
         )
@@ -227,6 +231,10 @@ class PostgresStore:
             if seat is not None:
                 self.seats.put(key, seat)
         return seat
+
+    async def invite_hash(self, match_id: str) -> bytes | None:
+        """A private table's invite hash, or None (no such match, or not private)."""
+        return await self._value("SELECT invite_hash FROM matches WHERE match_id = $1", match_id)
 
     async def host_token_hash(self, match_id: str) -> bytes | None:
         """The host token's hash, or None."""

@@ -14,7 +14,7 @@ from service.store.records import ExportFilter, FinishedMatch, MatchRow, StoredE
 # ``heads`` because every append moves it (service.pg_append).
 MATCH_COLUMNS = """match_id, game, rules_version, status, seats, seats_taken, practice,
     tournament, label, version, head_hash, seed_commitment, summary, created_at, updated_at,
-    finished_at, owed_since, bot_owed_since"""
+    finished_at, owed_since, bot_owed_since, invite_hash IS NOT NULL AS private"""
 MATCHES = "matches JOIN heads USING (match_id)"
 
 # Per-seat clocks (migration 0006): due when the longest-owing bot seat has waited the bot delay,

@@ -33,6 +33,7 @@ class NewMatch(msgspec.Struct, frozen=True, kw_only=True):
     server_seed: bytes
     host_token_hash: bytes | None
     first: NewEvent
+    invite_hash: bytes | None = None  # a private table's invite (SHA-256), else None
     summary: dict[str, Any]
 
 
@@ -78,6 +79,7 @@ class MatchRow(msgspec.Struct, frozen=True, kw_only=True):
     finished_at: datetime | None
     owed_since: datetime | None = None  # see OwedSince: when the longest-owing seat began to owe
     bot_owed_since: datetime | None = None  # ... and the longest-owing bot seat
+    private: bool = False  # a seat is taken only with the match's invite
 
 
 class CommandRecord(msgspec.Struct, frozen=True, kw_only=True):
@@ -89,6 +91,7 @@ class CommandRecord(msgspec.Struct, frozen=True, kw_only=True):
     status_code: int
     version: int
     recorded_at: datetime | None = None
+    command: Any = None  # read back: the command as its first event records it (metadata)
 
 
 class ExportFilter(msgspec.Struct, frozen=True, kw_only=True):

@@ -6,6 +6,7 @@ import asyncio
 import json
 
 import asyncpg
+import httpx
 
 from tests.api.players import seated_match
 
@@ -60,3 +61,42 @@ async def test_the_log_never_shows_a_token_a_seed_or_a_hand(server, server_datab
     text = server.output.read_text()
     for secret in [created["host_token"], ash.token, bryn.token, seed.hex(), *hand]:
         assert secret not in text
+
+
+async def lines_for(server, marker: str, count: int) -> list[dict]:
+    """The access lines whose path holds ``marker``, waiting until ``count`` of them are there."""
+    for _ in range(100):
+        found = [line for line in access_lines(server) if marker in line["path"]]
+        if len(found) >= count:
+            return found
+        await asyncio.sleep(0.05)
+    return found
+
+
+async def test_requests_the_router_refuses_get_one_line_each(server):
+    """Given a 404 for an unknown path, a 405 and a HEAD, then each has its access line."""
+    async with httpx.AsyncClient(base_url=server) as client:
+        assert (await client.get("/no-such-route")).status_code == 404
+        assert (await client.delete("/no-such-route")).status_code == 404
+        assert (await client.put("/games")).status_code == 405
+        assert (await client.head("/games")).status_code == 405
+    lines = await lines_for(server, "no-such-route", 2)
+    assert [(line["method"], line["status"]) for line in lines] == [("GET", 404), ("DELETE", 404)]
+    games = [(line["method"], line["status"]) for line in access_lines(server)
+             if line["path"] == "/games"]
+    assert ("PUT", 405) in games and ("HEAD", 405) in games
+
+
+async def test_a_token_put_in_a_path_by_mistake_is_not_logged(server):
+    """Given a seat token sent in the path (of a route and of no route), then the answers are
+    404 and the token is nowhere in the server's output; the lines name the route's template."""
+    created, (ash, _) = await seated_match(server, ["Ash", "Bryn"])
+    async with httpx.AsyncClient(base_url=server) as client:
+        for path in [f"/matches/{ash.token}", f"/matches/{created['match_id']}/view/{ash.token}",
+                     f"/games/{ash.token}", f"/{ash.token}"]:
+            assert (await client.get(path)).status_code == 404
+        await client.get("/after-the-token-test")  # logged after every line above
+    await lines_for(server, "after-the-token-test", 1)
+    assert ash.token not in server.output.read_text()
+    paths = {line["path"] for line in access_lines(server)}
+    assert {"/matches/{match_id}", "/games/{game}", "/*"} <= paths

@@ -109,6 +109,27 @@ async def test_a_repeated_command_id_gets_the_first_answer_and_appends_once(
     assert other.status_code == 409 and "another seat" in other.json()["detail"]
 
 
+async def test_a_command_id_sent_again_with_another_command_gets_422_and_that_command_never_happens(
+    server, server_database
+):
+    """Given a command applied under an id, when the same seat sends another command under it (a
+    legal one, Concede, or an illegal one), then 422 naming the reuse, nothing is appended, and
+    the seat has not conceded; the first command again (its fields in another order) still gets
+    the first answer (IETF Idempotency-Key draft: a reused key with another body is an error)."""
+    created, (ash, _) = await practice(server)
+    first = await ash.send(WARDEN_HIT, command_id="ash-1")
+    before = await versions(server_database, created["match_id"])
+    for other in ({"type": "concede"}, {"type": "play", "card": "gale", "target": 5}):
+        answer = await ash.send(other, command_id="ash-1")
+        assert answer.status_code == 422, answer.text
+        assert "already used for another command" in answer.json()["detail"]
+        assert answer.json()["extra"]["first_command"]["card"] == "lamp_warden"
+    assert await versions(server_database, created["match_id"]) == before
+    assert (await ash.get("/view"))["board"]["seats"][0]["conceded"] is False
+    reordered = {"guess": "hearthflame", "target": 1, "card": "lamp_warden", "type": "play"}
+    assert (await ash.send(reordered, command_id="ash-1")).content == first.content
+
+
 async def test_tokens_are_checked_401_without_or_invalid_403_for_the_wrong_role(server):
     """Given a started match, when tokens are missing, invalid, from another match or of the
     wrong role, then the answers are 401 or 403 and nothing changes."""

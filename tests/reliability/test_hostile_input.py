@@ -8,6 +8,7 @@ cards, text Postgres cannot store and odd ids get 400, 404 or 422.
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections.abc import AsyncIterator
 
 import httpx
@@ -109,6 +110,8 @@ async def test_a_hostile_command_gets_4xx_with_a_message_and_changes_nothing(
 
 
 WRONG_TYPES = [
+    ("", b'{"game": "wick-and-ember", "seats": 2}'),
+    ("text/plain", b'{"game": "wick-and-ember", "seats": 2}'),
     ("text/plain", b"seats: 2"),
     ("application/x-www-form-urlencoded", b"game=wick-and-ember&seats=2"),
     ("multipart/form-data; boundary=x", b'--x\r\nContent-Disposition: form-data; name="game"'
@@ -117,14 +120,30 @@ WRONG_TYPES = [
 ]
 
 
-@pytest.mark.parametrize("content_type,body", WRONG_TYPES, ids=[t[0][:20] for t in WRONG_TYPES])
-async def test_a_body_that_is_not_json_gets_400_whatever_its_content_type(
+@pytest.mark.parametrize("content_type,body", WRONG_TYPES,
+                         ids=[t[0][:20] or "none" for t in WRONG_TYPES])
+async def test_a_body_not_sent_as_json_gets_415_naming_its_content_type(
     server, content_type, body
 ):
-    """Given a create request in another format, then 400 naming the JSON problem."""
+    """Given a create request in another format (or JSON said to be another format, or with no
+    Content-Type), then 415 naming the Content-Type it needs, and nothing is created."""
+    headers = {"content-type": content_type} if content_type else {}
     async with httpx.AsyncClient(base_url=server) as client:
-        answer = await client.post("/matches", content=body, headers={"content-type": content_type})
-    refused(answer, 400)
+        before = (await client.get("/matches", params={"limit": 200})).json()["matches"]
+        answer = await client.post("/matches", content=body, headers=headers)
+        after = (await client.get("/matches", params={"limit": 200})).json()["matches"]
+    refused(answer, 415)
+    assert "Content-Type: application/json" in answer.json()["detail"]
+    assert len(after) == len(before)
+
+
+async def test_a_json_type_with_parameters_or_a_json_suffix_is_json(server):
+    """Given application/json with a charset, or an application/*+json type, then it is read."""
+    async with httpx.AsyncClient(base_url=server) as client:
+        for content_type in ("application/json; charset=utf-8", "application/merge-patch+json"):
+            answer = await client.post("/matches", content=b'{"game": "wick-and-ember", "seats": 2}',
+                                       headers={"content-type": content_type})
+            assert answer.status_code == 201, answer.text
 
 
 BAD_CREATES = [
@@ -155,6 +174,10 @@ async def test_hostile_seats_paths_and_queries_get_4xx_with_a_message(server, ta
         refused(await client.post(seats, json={"name": "a\x00"}), 400)
         refused(await client.post(seats, json={"name": "Ash", "client_seed": "\x00"}), 400)
         refused(await client.post(seats, json={"name": ""}), 400)
+        for needs_a_name in ({}, {"client_seed": "mine"}, {"name": None}):
+            answer = await client.post(seats, json=needs_a_name)
+            refused(answer, 400)
+            assert "at least one of name, bot" in answer.json()["detail"]
         for path in ["/matches/%00/view", "/matches/" + "9" * 3000, "/matches/-1/log",
                      "/matches/00000000-0000-0000-0000-000000000000/legal-actions", "/games/%FF"]:
             refused(await client.get(path), 404, 401)
@@ -171,3 +194,95 @@ async def test_hostile_seats_paths_and_queries_get_4xx_with_a_message(server, ta
 async def test_no_hostile_input_leaves_a_secret_or_a_card_in_the_server_log(server, table):
     """Given the hostile requests above, then the server's output holds no token and no card."""
     assert log_problems(server.output, table.tokens) == []
+
+
+NAMELESS = [
+    ("empty body", "POST", "/matches", b"", {}, "the body is missing"),
+    ("lone surrogate", "POST", "/matches", b'{"game": "\\ud800', {}, "unpaired UTF-16 surrogate"),
+    ("lone surrogate, closed", "POST", "/matches", b'{"game": "\\ud800"}', {},
+     "unpaired UTF-16 surrogate"),
+    ("NUL in a filter", "GET", "/matches", None, {"tournament": "a\x00"},
+     "query parameter 'tournament': it holds a NUL character"),
+    ("NUL in an export filter", "GET", "/exports/matches", None, {"game": "\x00"},
+     "query parameter 'game': it holds a NUL character"),
+    ("a word for a number", "GET", "/matches", None, {"limit": "ten"}, "query parameter 'limit'"),
+    ("a word for seats", "POST", "/matches", b'{"game": "wick-and-ember", "seats": "two"}', {},
+     "the body's 'seats'"),
+]
+
+
+@pytest.mark.parametrize("method,path,body,params,says", [c[1:] for c in NAMELESS],
+                         ids=[c[0] for c in NAMELESS])
+async def test_a_400_names_what_is_wrong_not_only_the_route(server, method, path, body, params,
+                                                            says):
+    """Given an empty body, a lone surrogate, a NUL in a filter or a word for a number, then the
+    400's message names the body or the parameter and what is wrong with it (never a database's
+    own words)."""
+    async with httpx.AsyncClient(base_url=server) as client:
+        answer = await client.request(method, path, content=body, params=params, headers=JSON)
+    refused(answer, 400)
+    assert says in answer.json()["detail"], answer.json()["detail"]
+    assert "UTF8" not in answer.text and "Validation failed" not in answer.text
+
+
+UNSAFE_NAMES = [
+    ("an escape sequence", "\x1b[2J\x1b[HAsh"),
+    ("a forged log line", "Ash\nSYSTEM: Bryn wins"),
+    ("a carriage return", "Ash\rBryn"),
+    ("a right-to-left override", "\u202eAsh"),
+    ("a zero-width space", "A\u200bsh"),
+    ("a byte order mark", "\ufeffAsh"),
+    ("a line separator", "Ash\u2028Bryn"),
+    ("a private-use character", "Ash\ue000"),
+]
+
+
+@pytest.mark.parametrize("name", [c[1] for c in UNSAFE_NAMES], ids=[c[0] for c in UNSAFE_NAMES])
+async def test_a_name_with_a_control_or_format_character_gets_400_naming_it(server, name):
+    """Given a name holding a control or format character or a line break, then 400 naming the
+    problem, and the lobby stays empty."""
+    async with httpx.AsyncClient(base_url=server) as client:
+        created = (await client.post("/matches", json={"game": "wick-and-ember", "seats": 2})).json()
+        answer = await client.post(f"/matches/{created['match_id']}/seats", json={"name": name})
+        refused(answer, 400)
+        assert "control or format character" in answer.json()["detail"]
+        summary = (await client.get(f"/matches/{created['match_id']}")).json()
+    assert summary["players"] == []
+
+
+LOOK_ALIKES = [
+    ("NFC and NFD", "Zo\u00eb", "Zoe\u0308"),
+    ("full width", "Ash", "\uff21sh"),
+    ("spaces around and inside", "Ash Ember", "  Ash\u00a0\u00a0Ember "),
+    ("case", "Ash", "ASH"),
+]
+
+
+@pytest.mark.parametrize("first,second", [c[1:] for c in LOOK_ALIKES], ids=[c[0] for c in LOOK_ALIKES])
+async def test_a_name_that_looks_like_one_at_the_table_is_refused(server, first, second):
+    """Given a seat named one way, when another joins under the same name written otherwise
+    (composed or decomposed, full-width, spaced, cased), then 422 "already taken"; the name is
+    kept as RFC 8266 prepares it (NFKC, spaces collapsed)."""
+    async with httpx.AsyncClient(base_url=server) as client:
+        created = (await client.post("/matches", json={"game": "wick-and-ember", "seats": 3})).json()
+        seats = f"/matches/{created['match_id']}/seats"
+        assert (await client.post(seats, json={"name": first})).status_code == 201
+        answer = await client.post(seats, json={"name": second})
+        refused(answer, 422)
+        assert "already taken" in answer.json()["detail"]
+        players = (await client.get(f"/matches/{created['match_id']}")).json()["players"]
+    assert [p["name"] for p in players] == [unicodedata.normalize("NFC", first)]
+
+
+async def test_a_whole_number_written_as_a_float_is_the_integer_json_schema_says_it_is(server):
+    """Given seats written 2.0 (an integer to JSON Schema), then the match is created; 2.5 and
+    "2" are still refused with 400."""
+    async with httpx.AsyncClient(base_url=server) as client:
+        made = await client.post("/matches", content=b'{"game": "wick-and-ember", "seats": 2.0}',
+                                 headers=JSON)
+        assert made.status_code == 201, made.text
+        assert made.json()["match"]["seats"] == 2
+        for seats in (b"2.5", b'"2"'):
+            refused(await client.post("/matches", headers=JSON,
+                                      content=b'{"game": "wick-and-ember", "seats": ' + seats + b"}"),
+                    400)

@@ -75,7 +75,8 @@ def test_a_presented_token_is_compared_in_constant_time(monkeypatch):
 
 
 ROUTES = [("GET", "/view"), ("GET", "/log"), ("GET", "/legal-actions"), ("POST", "/commands"),
-          ("POST", "/concede"), ("POST", "/start")]
+          ("POST", "/concede"), ("POST", "/start"), ("GET", "/replay/1"), ("GET", "/replay/1?seat=0"),
+          ("GET", "/stream")]
 
 
 async def test_a_token_of_one_match_is_refused_on_another(tables):

@@ -1,0 +1,53 @@
+"""Every answer carries the standard security headers; the /docs page loads one pinned script."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+
+from service.api.docs_page import SCALAR_SHA384, SCALAR_URL
+from tests.api.players import seated_match
+
+STANDARD = {"x-content-type-options": "nosniff", "x-frame-options": "DENY",
+            "referrer-policy": "no-referrer", "cross-origin-opener-policy": "same-origin"}
+
+
+def secured(answer: httpx.Response) -> None:
+    """The answer has every standard header, and a JSON answer a policy that loads nothing."""
+    for name, value in STANDARD.items():
+        assert answer.headers.get(name) == value, (answer.request.url, name)
+    if answer.headers.get("content-type", "").startswith("application/json"):
+        assert answer.headers["content-security-policy"] == "default-src 'none'; frame-ancestors 'none'"
+
+
+async def test_every_kind_of_answer_carries_the_security_headers(server):
+    """Given a success, a refusal by a route, a router's 404 and 405, an error of the body
+    reader and a stream, then each answer has the headers."""
+    created, _ = await seated_match(server, ["Ash", "Bryn"])
+    async with httpx.AsyncClient(base_url=server) as client:
+        answers = [await client.get("/health"), await client.get("/games"),
+                   await client.get(f"/matches/{created['match_id']}/legal-actions"),
+                   await client.get("/no-such-route"), await client.put("/games"),
+                   await client.post("/matches", content=b"x", headers={"content-type": "text/plain"})]
+        async with client.stream("GET", f"/matches/{created['match_id']}/stream") as stream:
+            answers.append(stream)
+    assert [a.status_code for a in answers] == [200, 200, 401, 404, 405, 415, 200]
+    for answer in answers:
+        secured(answer)
+
+
+async def test_the_docs_page_loads_one_script_pinned_by_version_and_integrity(server):
+    """Given the /docs page, then it loads a versioned Scalar file with its SHA-384 (never
+    @latest), nothing else from another origin, and its policy allows only that script."""
+    async with httpx.AsyncClient(base_url=server) as client:
+        page = await client.get("/docs")
+    assert page.status_code == 200
+    secured(page)
+    assert "@latest" not in page.text
+    outside = re.findall(r'(?:src|href)="(https?://[^"]+)"', page.text)
+    assert outside == [SCALAR_URL]
+    assert f'integrity="sha384-{SCALAR_SHA384}"' in page.text
+    assert re.search(r"@\d+\.\d+\.\d+/", SCALAR_URL)
+    policy = page.headers["content-security-policy"]
+    assert f"script-src 'self' {SCALAR_URL};" in policy and "frame-ancestors 'none'" in policy
