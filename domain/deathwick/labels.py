@@ -1,0 +1,83 @@
+"""How a seat's commands read on a button ("Haunt Bryn with the 7 of hearts"), from its own cards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.core.decider import Concede
+from domain.core.reactions import Allow
+from domain.deathwick import cards
+from domain.deathwick.classes import title
+from domain.deathwick.commands import (
+    Banish,
+    Cancel,
+    Cast,
+    ChooseClass,
+    Discard,
+    Haunt,
+    Ignite,
+    Panic,
+    Pass,
+    Salt,
+)
+
+
+def label(state: Any, seat: int, command: Any) -> str:
+    """A short line naming one of the seat's commands."""
+    names = state.names
+    match command:
+        case Concede():
+            return "Concede the match"
+        case ChooseClass():
+            return f"Accept the curse of {title(command.name)}"
+        case Salt():
+            return f"Answer with Salt ({_the(command.card)})"
+        case Cancel():
+            return f"Cancel the Haunt with {_the(command.card)}"
+        case Allow():
+            return "Allow it"
+        case Discard():
+            return f"Discard {_the(command.card)}"
+    return action_text(names, seat, command, you=True)
+
+
+def action_text(names: tuple[str, ...], seat: int, action: Any, you: bool = False) -> str:
+    """An action in the rulebook's words: 'Mara Haunts Bryn with the 7 of hearts'."""
+    who = "" if you else f"{names[seat]} "
+    verb = (lambda word: word.capitalize()) if you else (lambda word: word + "s")
+    match action:
+        case Haunt():
+            return f"{who}{verb('haunt')} {names[action.target]} with {_the(action.card)}"
+        case Cast():
+            return who + verb("cast") + " " + _cast(names, seat, action)
+        case Banish():
+            return (f"{who}{verb('banish')} the {action.ghost} ghost with "
+                    f"{_the(action.card)}")
+        case Panic():
+            return f"{who}{'Panic' if you else 'panics'} against the {action.ghost} ghost"
+        case Pass():
+            return f"{who}{verb('pass')}" if not you else "Pass"
+        case Ignite():
+            return (f"{who}{verb('ignite')} {names[action.target]}, discarding "
+                    f"{_the(action.card)}")
+    return type(action).__name__
+
+
+def _cast(names: tuple[str, ...], seat: int, action: Cast) -> str:
+    """'the 4 of clubs (Drain) on Bryn'."""
+    card = cards.codes().index(action.card)
+    text = f"{_the(action.card)} ({cards.GRIMOIRE[cards.rank(card)]})"
+    if action.ghost is not None:
+        text += f" on the {action.ghost} ghost"
+        if action.target is not None:
+            text += f" {'of' if cards.rank(card) == 8 else 'into'} {names[action.target]}'s Shadow"
+    elif action.target is not None:
+        text += f" on {names[action.target]}"
+    if action.choice is not None:
+        text += ", to your hand" if action.choice == "hand" else ", onto your Candle"
+    return text
+
+
+def _the(code: str) -> str:
+    """'the 7 of hearts' for a card code."""
+    return cards.the(cards.codes().index(code))
