@@ -44,19 +44,19 @@ def label(state: Any, seat: int, command: Any) -> str:
 def action_text(names: tuple[str, ...], seat: int, action: Any, you: bool = False) -> str:
     """An action in the rulebook's words: 'Mara Haunts Bryn with the 7 of hearts'."""
     who = "" if you else f"{names[seat]} "
-    verb = (lambda word: word.capitalize()) if you else (lambda word: word + "s")
+    verb = (lambda word: word.capitalize()) if you else (lambda word: word.capitalize() + "s")
     match action:
         case Haunt():
             return f"{who}{verb('haunt')} {names[action.target]} with {_the(action.card)}"
         case Cast():
             return who + verb("cast") + " " + _cast(names, seat, action)
         case Banish():
-            return (f"{who}{verb('banish')} the {action.ghost} ghost with "
+            return (f"{who}{verb('banishe')} the {action.ghost} ghost with "
                     f"{_the(action.card)}")
         case Panic():
-            return f"{who}{'Panic' if you else 'panics'} against the {action.ghost} ghost"
+            return f"{who}{verb('panic')} against the {action.ghost} ghost"
         case Pass():
-            return f"{who}{verb('pass')}" if not you else "Pass"
+            return f"{who}Passes" if not you else "Pass"
         case Ignite():
             return (f"{who}{verb('ignite')} {names[action.target]}, discarding "
                     f"{_the(action.card)}")
