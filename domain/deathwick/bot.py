@@ -58,7 +58,7 @@ def _clearing(actions: list[Any], suits: set[str]) -> list[Any]:
     """Actions that take a ghost of a crowded suit out of the bot's own Shadow."""
     if not suits:
         return []
-    found = [a for a in actions if isinstance(a, Banish) and a.ghost[-1] in suits]
+    found: list[Any] = [a for a in actions if isinstance(a, Banish) and a.ghost[-1] in suits]
     found += [a for a in actions if isinstance(a, Cast) and a.ghost and a.ghost[-1] in suits
               and (a.card.startswith(("7", "9")) or (a.card.startswith("8") and a.target is None))]
     found += [a for a in actions if isinstance(a, Cast) and a.card.startswith("K")]

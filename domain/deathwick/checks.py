@@ -13,7 +13,6 @@ from domain.deathwick.classes import (
     GATEKEEPER,
     OCCULTIST,
     PYROMANIAC,
-    SEALBINDER,
     WARLOCK,
     WATCHER,
 )

@@ -86,7 +86,8 @@ def nothing(steps: Steps, declared: Declared, rng: Rng) -> None:
 
 
 def haunt(steps: Steps, declared: Declared, rng: Rng) -> None:
-    """The card becomes a ghost in the target's Shadow, bound if the Sealbinder or Clown played it."""
+    """The card becomes a ghost in the target's Shadow, bound when the Sealbinder or Clown
+    Haunts."""
     curse = steps.state.players[declared.seat].curse
     bound = curse if curse in (SEALBINDER, CLOWN) else None
     assert declared.target is not None

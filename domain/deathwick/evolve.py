@@ -158,11 +158,12 @@ def _retargeted(state: Playing, event: ev.ActionRetargeted) -> Playing:
 
 def _haunted(state: Playing, event: ev.Haunted) -> Playing:
     """The declared card becomes a ghost in the target's Shadow."""
-    assert state.declared is not None and state.declared.card is not None
-    ghost = Ghost(card=state.declared.card, by=event.seat, bound=event.bound)
+    declared = state.declared
+    assert declared is not None and declared.card is not None
+    ghost = Ghost(card=declared.card, by=event.seat, bound=event.bound)
     shadow = (*state.players[event.target].shadow, ghost)
     state = with_player(state, event.target, shadow=shadow)
-    return replace(state, declared=replace(state.declared, card=None))
+    return replace(state, declared=replace(declared, card=None))
 
 
 def _risen(state: Any, event: ev.GhostRisen) -> Any:

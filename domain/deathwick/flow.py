@@ -1,4 +1,4 @@
-"""The flow of the circle: forming it, rounds and steps (D9), turns (D5), falls and the end (D10)."""
+"""The flow of the circle: forming it, rounds and steps (D9), turns (D5), falls, the end (D10)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""How a seat's commands read on a button ("Haunt Bryn with the 7 of hearts"), from its own cards."""
+"""How a seat's commands read on a button ("Haunt Bryn with the 7 of hearts"), from its cards."""
 
 from __future__ import annotations
 

@@ -73,7 +73,8 @@ def _round(before: Any, event: ev.RoundBegan) -> list[LogEntry]:
 def _step(before: Any, event: ev.StepBegan) -> list[LogEntry]:
     """Who acts now."""
     who = listing([before.names[s] for s in event.seats])
-    return [_say(f"{who} {'takes a turn' if len(event.seats) == 1 else 'take their turns at once'}.")]
+    verb = "takes a turn" if len(event.seats) == 1 else "take their turns at once"
+    return [_say(f"{who} {verb}.")]
 
 
 def _turn(before: Any, event: ev.TurnBegan) -> list[LogEntry]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from deathwick_support import Table, card, codes
+from deathwick_support import Table, codes
 
 from domain.deathwick.commands import Banish, Cast, Haunt, Panic, Pass
 from domain.deathwick.events import (
