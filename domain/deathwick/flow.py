@@ -153,8 +153,12 @@ def settle(steps: Steps, actor: int) -> None:
 
 
 def end_ritual(steps: Steps, seat: int) -> None:
-    """D5: the Ritual is over; the Burden, then Am I Alive."""
-    if isinstance(steps.state, Over) or not steps.state.players[seat].alive:
+    """D5: the Ritual is over; the Burden, then Am I Alive (a seat fallen meanwhile: the step
+    goes on without it)."""
+    if isinstance(steps.state, Over):
+        return
+    if not steps.state.players[seat].alive:
+        advance(steps)
         return
     steps.then(RitualDone(seat=seat))
     burden_or_end(steps, seat)

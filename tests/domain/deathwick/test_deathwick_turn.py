@@ -157,3 +157,14 @@ def test_d9_concurrent_players_haunt_each_other_s_neighbours_in_arrival_order():
     t.send(3, Haunt(card=number, target=2))
     t.allow(2)
     assert t.shadow(2) == [number] and t.to_act() == (0,)
+
+
+def test_d4_dark_ritual_a_panic_flipping_the_last_card_consumes_and_play_goes_on():
+    """D4 dark: given Mara's Candle holds one card, when she Panics it away, then she is Consumed
+    at once and Bryn's turn begins."""
+    t = Table(3, ritual="dark", candles=(["8C", "2D", "3D", "KD"],))
+    t.give(0, shadow=["4C"], by=1, candle=["9H"])
+    from domain.deathwick.commands import Panic
+
+    t.send(0, Panic(ghost="4C"))
+    assert t.last(SeatFallen).seat == 0 and t.to_act() == (1,)
