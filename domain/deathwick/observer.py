@@ -17,7 +17,7 @@ from domain.deathwick.legal import legal_actions
 from domain.deathwick.state import Circle, Drafting, Ghost, Over, left_of, right_of
 
 
-class GhostView(msgspec.Struct, frozen=True, kw_only=True):
+class DeathwickGhostView(msgspec.Struct, frozen=True, kw_only=True):
     """A ghost: its card, who put it there, from which side (the split Shadow), its binding."""
 
     card: str
@@ -26,7 +26,7 @@ class GhostView(msgspec.Struct, frozen=True, kw_only=True):
     bound: str | None
 
 
-class PlayerView(msgspec.Struct, frozen=True, kw_only=True):
+class DeathwickPlayerView(msgspec.Struct, frozen=True, kw_only=True):
     """One seat as everyone sees it."""
 
     seat: int
@@ -38,12 +38,12 @@ class PlayerView(msgspec.Struct, frozen=True, kw_only=True):
     offer: tuple[str, ...]
     candle: int
     hand: int
-    shadow: tuple[GhostView, ...]
+    shadow: tuple[DeathwickGhostView, ...]
     left: int
     right: int
 
 
-class TurnView(msgspec.Struct, frozen=True, kw_only=True):
+class DeathwickTurnView(msgspec.Struct, frozen=True, kw_only=True):
     """A turn under way in this step, and where in it."""
 
     seat: int
@@ -51,14 +51,14 @@ class TurnView(msgspec.Struct, frozen=True, kw_only=True):
     phase: str
 
 
-class SightView(msgspec.Struct, frozen=True, kw_only=True):
+class DeathwickSightView(msgspec.Struct, frozen=True, kw_only=True):
     """A Sight's snapshot of a hand, on the looker's screen only."""
 
     target: int
     cards: tuple[str, ...]
 
 
-class PendingView(msgspec.Struct, frozen=True, kw_only=True):
+class DeathwickPendingView(msgspec.Struct, frozen=True, kw_only=True):
     """The action on the table, its windows' depth and who must answer now."""
 
     seat: int
@@ -86,12 +86,12 @@ class DeathwickView(msgspec.Struct, tag="deathwick", frozen=True, kw_only=True):
     round: int
     step: int
     arcs: tuple[tuple[int, ...], ...]
-    turns: tuple[TurnView, ...]
-    players: tuple[PlayerView, ...]
+    turns: tuple[DeathwickTurnView, ...]
+    players: tuple[DeathwickPlayerView, ...]
     dark: tuple[str, ...]
     hand: tuple[str, ...]
-    sights: tuple[SightView, ...]
-    pending: PendingView | None
+    sights: tuple[DeathwickSightView, ...]
+    pending: DeathwickPendingView | None
     result: DeathwickResultView | None
     legal_actions: tuple[Command, ...]
 
@@ -108,7 +108,8 @@ def observe(state: Circle, seat: int | None) -> DeathwickView:
         round=state.round,
         step=state.step,
         arcs=state.arcs,
-        turns=tuple(TurnView(seat=t.seat, number=t.number, phase=t.phase) for t in state.turns),
+        turns=tuple(DeathwickTurnView(seat=t.seat, number=t.number, phase=t.phase)
+                    for t in state.turns),
         players=tuple(_player(state, other, seat) for other in range(len(state.players))),
         dark=tuple(cards.code(card) for card in state.dark),
         hand=() if seat is None else tuple(cards.code(c) for c in state.players[seat].hand),
@@ -119,10 +120,10 @@ def observe(state: Circle, seat: int | None) -> DeathwickView:
     )
 
 
-def _player(state: Circle, seat: int, viewer: int | None) -> PlayerView:
+def _player(state: Circle, seat: int, viewer: int | None) -> DeathwickPlayerView:
     """One seat's public face."""
     player = state.players[seat]
-    return PlayerView(
+    return DeathwickPlayerView(
         seat=seat, name=state.names[seat], you=seat == viewer, alive=player.alive,
         fate=player.fate, curse=player.curse, offer=player.offer, candle=len(player.candle),
         hand=len(player.hand), shadow=tuple(_ghost(state, seat, g) for g in player.shadow),
@@ -130,9 +131,10 @@ def _player(state: Circle, seat: int, viewer: int | None) -> PlayerView:
     )
 
 
-def _ghost(state: Circle, owner: int, ghost: Ghost) -> GhostView:
+def _ghost(state: Circle, owner: int, ghost: Ghost) -> DeathwickGhostView:
     """A ghost with the side of the split Shadow it lies on."""
-    return GhostView(card=cards.code(ghost.card), by=ghost.by, side=side(state, owner, ghost.by),
+    return DeathwickGhostView(card=cards.code(ghost.card), by=ghost.by,
+                              side=side(state, owner, ghost.by),
                      bound=ghost.bound)
 
 
@@ -147,21 +149,21 @@ def side(state: Circle, owner: int, by: int | None) -> str:
     return "right" if by == right_of(state, owner) else "far"
 
 
-def _sights(state: Circle, seat: int | None) -> tuple[SightView, ...]:
+def _sights(state: Circle, seat: int | None) -> tuple[DeathwickSightView, ...]:
     """The viewer's own Sight snapshots."""
     if seat is None:
         return ()
-    return tuple(SightView(target=s.target, cards=tuple(cards.code(c) for c in s.cards))
+    return tuple(DeathwickSightView(target=s.target, cards=tuple(cards.code(c) for c in s.cards))
                  for s in state.sights if s.looker == seat)
 
 
-def _pending(state: Circle) -> PendingView | None:
+def _pending(state: Circle) -> DeathwickPendingView | None:
     """The declared action waiting on its windows, if any."""
     declared = state.declared
     if declared is None:
         return None
     salts = tuple(w.effect.salt_by for w in state.windows.windows if w.effect.salt_by is not None)
-    return PendingView(
+    return DeathwickPendingView(
         seat=declared.seat, text=action_text(state.names, declared.seat, declared.action),
         card=None if declared.card is None else cards.code(declared.card), target=declared.target,
         depth=reactions.depth(state.windows), answering=reactions.answering(state.windows),
