@@ -295,9 +295,8 @@ def _fallen(state: Any, event: ev.SeatFallen) -> Any:
 
 
 def _closed(state: Any, event: ev.CircleClosed) -> Over:
-    """The match is over."""
-    return become(state, Over, winners=event.winners, turns=(), declared=None,
-                  windows=reactions.Reactions())
+    """The match is over; a card still on the table goes to The Dark."""
+    return become(_off_table(state), Over, winners=event.winners, turns=())
 
 
 def _unchanged(state: Any, _: Any) -> Any:

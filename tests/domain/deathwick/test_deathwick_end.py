@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from deathwick_support import Table
+from deathwick_support import Table, codes
 
 from domain.deathwick import GAME
 from domain.deathwick.audit import secrets
@@ -100,3 +100,13 @@ def test_d11_a_drawn_card_is_told_only_to_its_drawer():
     assert "Mara draws a card." in t.lines()
     assert any(line.startswith("You drew") for line in t.private_lines(0))
     assert not any(line.startswith("You drew") for line in t.lines(None))
+
+
+def test_d10_a_boo_that_consumes_the_last_rival_still_spends_its_joker():
+    """D10: given Bryn's BOO! consumes both others, then the circle closes with the joker gone
+    from the table to the top of The Dark."""
+    t = Table(3, candles=([], ["JOKER", "2D", "3D", "4D"]), first=1)
+    t.give(0, candle=["KH"])
+    t.give(2, candle=["QS"])
+    t.send(1, Cast(card="JOKER"))
+    assert t.state.declared is None and codes(t.state.dark)[0] == "JOKER"
