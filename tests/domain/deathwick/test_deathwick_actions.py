@@ -255,3 +255,12 @@ def test_d6_pass_ends_the_ritual():
     t = Table(3)
     t.send(0, Pass())
     assert t.to_act() == (1,)
+
+
+def test_dh4_a_sight_snapshot_lasts_until_the_lookers_next_turn():
+    """DH4: Mara keeps her snapshot of Bryn's hand through the round, not into her next turn."""
+    t = Table(2, candles=(["AH", "9C", "9D", "2D"], ["6S", "7S", "8S"]))
+    t.send(0, Cast(card="AH", target=1))
+    t.allow(1)
+    t.finish(1)
+    assert t.view(0).sights == ()
