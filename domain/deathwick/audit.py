@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from domain.deathwick import cards
@@ -39,11 +40,16 @@ def secrets(state: Any, seat: int | None) -> frozenset[str]:
     Candles and their order, other seats' Sight snapshots); nothing once the match is over."""
     if not isinstance(state, Circle) or isinstance(state, Over):
         return frozenset()
-    known = knowable(state, seat)
-    seen = {cards.code(card) for card in known}
-    hidden = {card for card in cards.pool(state.decks) if card not in known}
+    seen = {cards.code(card) for card in knowable(state, seat)}
+    return _unseen(frozenset(seen))
+
+
+@functools.lru_cache(maxsize=1024)
+def _unseen(seen: frozenset[str]) -> frozenset[str]:
+    """Codes and names of every card code not seen (each deck holds every code, so a code with no
+    knowable copy has every copy hidden)."""
     found: set[str] = set()
-    for card in hidden:
+    for card in range(cards.DECK_SIZE):
         if cards.code(card) not in seen:
             found |= {cards.code(card), cards.words(card)}
     return frozenset(found)
