@@ -37,6 +37,8 @@ def decide_steps(state: State, seat: int, command: Any, rng: Rng) -> Steps:
         concede(steps, seat, rng)
     elif isinstance(state, Drafting):
         choose_class(steps, seat, command)
+    elif isinstance(command, ChooseClass):
+        raise WrongPhase("the classes have been chosen and play has begun")
     elif isinstance(command, ANSWERS):
         reactions.check_answering(state.windows, seat)
         answer(steps, seat, command, rng)

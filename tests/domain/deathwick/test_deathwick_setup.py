@@ -81,6 +81,17 @@ def test_d3_a_class_not_offered_or_a_second_choice_is_refused():
     assert "choose yours first" in t.refuses(1, Pass())
 
 
+def test_d3_a_class_chosen_after_the_draft_is_refused_as_too_late():
+    """D3: given play has begun, when a stale class choice arrives, then it is a 409, not a
+    Ritual action."""
+    from domain.core.errors import WrongPhase
+
+    t = Table(2, offers=[["watcher", "hex", "clown"], ["hoarder", "unseen", "warlock"]])
+    t.send(0, ChooseClass(name="hex"))
+    t.send(1, ChooseClass(name="unseen"))
+    assert "play has begun" in t.refuses(0, ChooseClass(name="watcher"), WrongPhase)
+
+
 def test_d3_classes_off_skips_the_draft():
     """D3: given classes off, when the circle forms, then the first round begins at once."""
     t = Table(3)
