@@ -125,12 +125,19 @@ def greed(steps: Steps, declared: Declared, rng: Rng) -> None:
         steps.then(EffectFizzled(seat=declared.seat, why="the Candle is empty"))
 
 
-def scare(steps: Steps, declared: Declared, rng: Rng) -> None:
-    """3: the target shuffles and blindly discards 1 (the Sadist's: 2; DH3) to The Dark."""
+def target_hand(steps: Steps, declared: Declared) -> tuple[int, ...]:
+    """The target's hand; an empty one makes the effect fizzle."""
     assert declared.target is not None
     hand = steps.state.players[declared.target].hand
     if not hand:
         steps.then(EffectFizzled(seat=declared.seat, why="the hand is empty"))
+    return hand
+
+
+def scare(steps: Steps, declared: Declared, rng: Rng) -> None:
+    """3: the target shuffles and blindly discards 1 (the Sadist's: 2; DH3) to The Dark."""
+    hand = target_hand(steps, declared)
+    if not hand or declared.target is None:
         return
     count = 2 if steps.state.players[declared.seat].curse == SADIST else 1
     shuffled = rng.stream("scare", _turn(steps, declared)).shuffle(hand)
@@ -149,10 +156,8 @@ def drain(steps: Steps, declared: Declared, rng: Rng) -> None:
 
 def claim(steps: Steps, declared: Declared, rng: Rng) -> None:
     """6: a random card of the target's hand to the seat's (D7)."""
-    assert declared.target is not None
-    hand = steps.state.players[declared.target].hand
-    if not hand:
-        steps.then(EffectFizzled(seat=declared.seat, why="the hand is empty"))
+    hand = target_hand(steps, declared)
+    if not hand or declared.target is None:
         return
     card = rng.stream("claim", _turn(steps, declared)).choice(hand)
     steps.then(CardClaimed(seat=declared.seat, target=declared.target, card=card))
