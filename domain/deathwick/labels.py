@@ -22,6 +22,10 @@ from domain.deathwick.commands import (
 )
 
 
+VERBS = {"haunt": ("Haunt", "Haunts"), "cast": ("Cast", "Casts"), "banish": ("Banish", "Banishes"),
+         "panic": ("Panic", "Panics"), "pass": ("Pass", "Passes"), "ignite": ("Ignite", "Ignites")}
+
+
 def label(state: Any, seat: int, command: Any) -> str:
     """A short line naming one of the seat's commands."""
     names = state.names
@@ -44,19 +48,23 @@ def label(state: Any, seat: int, command: Any) -> str:
 def action_text(names: tuple[str, ...], seat: int, action: Any, you: bool = False) -> str:
     """An action in the rulebook's words: 'Mara Haunts Bryn with the 7 of hearts'."""
     who = "" if you else f"{names[seat]} "
-    verb = (lambda word: word.capitalize()) if you else (lambda word: word.capitalize() + "s")
+
+    def verb(word: str) -> str:
+        """'Haunt' on a button, 'Haunts' in the log."""
+        return VERBS[word][0 if you else 1]
+
     match action:
         case Haunt():
             return f"{who}{verb('haunt')} {names[action.target]} with {_the(action.card)}"
         case Cast():
             return who + verb("cast") + " " + _cast(names, seat, action)
         case Banish():
-            return (f"{who}{verb('banishe')} the {action.ghost} ghost with "
+            return (f"{who}{verb('banish')} the {action.ghost} ghost with "
                     f"{_the(action.card)}")
         case Panic():
             return f"{who}{verb('panic')} against the {action.ghost} ghost"
         case Pass():
-            return f"{who}Passes" if not you else "Pass"
+            return f"{who}{verb('pass')}"
         case Ignite():
             return (f"{who}{verb('ignite')} {names[action.target]}, discarding "
                     f"{_the(action.card)}")
