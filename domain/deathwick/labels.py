@@ -21,7 +21,6 @@ from domain.deathwick.commands import (
     Salt,
 )
 
-
 VERBS = {"haunt": ("Haunt", "Haunts"), "cast": ("Cast", "Casts"), "banish": ("Banish", "Banishes"),
          "panic": ("Panic", "Panics"), "pass": ("Pass", "Passes"), "ignite": ("Ignite", "Ignites")}
 
