@@ -12,7 +12,16 @@ from typing import Any
 from domain.core.reactions import Allow
 from domain.core.rng import Stream
 from domain.deathwick import cards
-from domain.deathwick.commands import Banish, Cancel, Cast, Discard, Haunt, Panic, Pass, Salt
+from domain.deathwick.commands import (
+    Banish,
+    CancelHaunt,
+    CastCard,
+    DiscardCard,
+    Haunt,
+    Panic,
+    PassRitual,
+    ThrowSalt,
+)
 
 
 def wary(view: Any, actions: list[Any], stream: Stream) -> Any:
@@ -20,29 +29,29 @@ def wary(view: Any, actions: list[Any], stream: Stream) -> Any:
     haunt a neighbour not known to hold Salt, toward its own possession."""
     if any(isinstance(a, Allow) for a in actions):
         return _answer(actions)
-    if all(isinstance(a, Discard) for a in actions):
+    if all(isinstance(a, DiscardCard) for a in actions):
         return _discard(actions)
     me = view.players[view.you]
     threatened = _crowded(me.shadow)
     for pick in (_clearing(actions, threatened), _siphons(actions), _haunts(view, actions)):
         if pick:
             return stream.choice(pick)
-    useful = [a for a in actions if not isinstance(a, Pass | Panic) and _harmless(a)]
+    useful = [a for a in actions if not isinstance(a, PassRitual | Panic) and _harmless(a)]
     return stream.choice(useful or actions)
 
 
 def _answer(actions: list[Any]) -> Any:
     """Cancel for free first, then Salt, else allow."""
-    for kind in (Cancel, Salt):
+    for kind in (CancelHaunt, ThrowSalt):
         found = [a for a in actions if isinstance(a, kind)]
         if found:
             return found[0]
     return Allow()
 
 
-def _discard(actions: list[Discard]) -> Discard:
+def _discard(actions: list[DiscardCard]) -> DiscardCard:
     """The lowest card that is not a Salt."""
-    def keep(action: Discard) -> tuple[int, int]:
+    def keep(action: DiscardCard) -> tuple[int, int]:
         card = cards.codes().index(action.card)
         return (cards.rank(card) == cards.SALT, cards.value(card) or 11)
     return min(actions, key=keep)
@@ -59,9 +68,9 @@ def _clearing(actions: list[Any], suits: set[str]) -> list[Any]:
     if not suits:
         return []
     found: list[Any] = [a for a in actions if isinstance(a, Banish) and a.ghost[-1] in suits]
-    found += [a for a in actions if isinstance(a, Cast) and a.ghost and a.ghost[-1] in suits
+    found += [a for a in actions if isinstance(a, CastCard) and a.ghost and a.ghost[-1] in suits
               and (a.card.startswith(("7", "9")) or (a.card.startswith("8") and a.target is None))]
-    found += [a for a in actions if isinstance(a, Cast) and a.card.startswith("K")]
+    found += [a for a in actions if isinstance(a, CastCard) and a.card.startswith("K")]
     return found
 
 
@@ -83,7 +92,8 @@ def _haunts(view: Any, actions: list[Any]) -> list[Any]:
 
 def _harmless(action: Any) -> bool:
     """Not a Possess or Mirror that could bring ghosts back (kept simple)."""
-    return not (isinstance(action, Cast) and action.card.startswith("J") and action.card != "JOKER")
+    card = getattr(action, "card", "")
+    return not (isinstance(action, CastCard) and card.startswith("J") and card != "JOKER")
 
 
 BOTS = {"wary": wary}

@@ -16,7 +16,7 @@ from domain.deathwick.classes import (
     WARLOCK,
     WATCHER,
 )
-from domain.deathwick.commands import Action, Banish, Cast, Haunt, Ignite, Panic, Pass
+from domain.deathwick.commands import Action, Banish, CastCard, Haunt, Ignite, Panic, PassRitual
 from domain.deathwick.state import Circle, Ghost, Turn, living, neighbours
 
 NEEDS_NEIGHBOUR = {1, 3, 4, 6, 11}  # Sight, Scare, Drain, Claim, Mirror
@@ -37,7 +37,7 @@ def check_action(state: Circle, seat: int, turn: Turn, action: Action) -> Plan:
     match action:
         case Haunt():
             return check_haunt(state, seat, action)
-        case Cast():
+        case CastCard():
             return check_cast(state, seat, action)
         case Banish():
             return check_banish(state, seat, action)
@@ -45,7 +45,7 @@ def check_action(state: Circle, seat: int, turn: Turn, action: Action) -> Plan:
             return check_panic(state, seat, action)
         case Ignite():
             return check_ignite(state, seat, turn, action)
-        case Pass():
+        case PassRitual():
             return Plan()
     raise RuleViolation(f"{type(action).__name__} is not a Ritual action")
 
@@ -80,7 +80,7 @@ def check_haunt(state: Circle, seat: int, action: Haunt) -> Plan:
     return Plan(card=card, target=check_neighbour(state, seat, action.target))
 
 
-def check_cast(state: Circle, seat: int, action: Cast) -> Plan:
+def check_cast(state: Circle, seat: int, action: CastCard) -> Plan:
     """D6: the Grimoire effect of the card's rank, with what that effect names."""
     card = held(state, seat, action.card)
     rank = cards.rank(card)
@@ -97,7 +97,7 @@ def check_cast(state: Circle, seat: int, action: Cast) -> Plan:
     return _with_ghost(state, seat, card, rank, action)
 
 
-def _untargeted(card: int, rank: int, action: Cast) -> Plan:
+def _untargeted(card: int, rank: int, action: CastCard) -> Plan:
     """Greed, Rekindle, Purge, BOO! and the Medium choose no seat."""
     if action.target is not None:
         raise RuleViolation(f"{cards.GRIMOIRE[rank]} chooses no seat; send no target")
@@ -107,7 +107,7 @@ def _untargeted(card: int, rank: int, action: Cast) -> Plan:
     return Plan(card=card)
 
 
-def _on_neighbour(state: Circle, seat: int, card: int, rank: int, action: Cast) -> Plan:
+def _on_neighbour(state: Circle, seat: int, card: int, rank: int, action: CastCard) -> Plan:
     """Sight, Scare, Drain, Claim and Mirror choose a neighbour (Mirror: not the Gatekeeper)."""
     target = check_neighbour(state, seat, action.target)
     if rank == 11:
@@ -126,7 +126,7 @@ def check_not_gatekeeper(state: Circle, target: int, power: str) -> None:
                             "them (blocked; your card is not spent)")
 
 
-def _with_ghost(state: Circle, seat: int, card: int, rank: int, action: Cast) -> Plan:
+def _with_ghost(state: Circle, seat: int, card: int, rank: int, action: CastCard) -> Plan:
     """Cleanse, Recall and Possess name a ghost."""
     if action.ghost is None:
         raise RuleViolation(f"{cards.GRIMOIRE[rank]} names a ghost (its card, like '7C')")
@@ -139,7 +139,7 @@ def _with_ghost(state: Circle, seat: int, card: int, rank: int, action: Cast) ->
     return _possess(state, seat, card, action)
 
 
-def _recall(state: Circle, seat: int, card: int, action: Cast) -> Plan:
+def _recall(state: Circle, seat: int, card: int, action: CastCard) -> Plan:
     """Recall: a ghost from any Shadow (not one the Sealbinder or the Clown Haunted)."""
     if action.target == seat:
         raise RuleViolation("send no target to Recall from your own Shadow")
@@ -151,7 +151,7 @@ def _recall(state: Circle, seat: int, card: int, action: Cast) -> Plan:
     return Plan(card=card, ghost=index, target=None if owner == seat else owner)
 
 
-def _possess(state: Circle, seat: int, card: int, action: Cast) -> Plan:
+def _possess(state: Circle, seat: int, card: int, action: CastCard) -> Plan:
     """Possess: a ghost of your Shadow to a neighbour's (the Occultist: anyone's)."""
     if state.players[seat].curse == OCCULTIST:
         if action.target is None or action.target == seat or action.target not in living(state):

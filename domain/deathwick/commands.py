@@ -23,7 +23,7 @@ class Haunt(msgspec.Struct, tag="haunt", frozen=True, kw_only=True):
     target: int
 
 
-class Cast(msgspec.Struct, tag="cast", frozen=True, kw_only=True):
+class CastCard(msgspec.Struct, tag="cast", frozen=True, kw_only=True):
     """D6: play a card for its Grimoire effect; ``target`` a seat, ``ghost`` a ghost's card,
     ``choice`` the Medium's ('hand' or 'candle')."""
 
@@ -46,7 +46,7 @@ class Panic(msgspec.Struct, tag="panic", frozen=True, kw_only=True):
     ghost: str
 
 
-class Pass(msgspec.Struct, tag="pass", frozen=True, kw_only=True):
+class PassRitual(msgspec.Struct, tag="pass", frozen=True, kw_only=True):
     """D6: take no action this Ritual."""
 
 
@@ -57,28 +57,29 @@ class Ignite(msgspec.Struct, tag="ignite", frozen=True, kw_only=True):
     target: int
 
 
-class Discard(msgspec.Struct, tag="discard", frozen=True, kw_only=True):
+class DiscardCard(msgspec.Struct, tag="discard", frozen=True, kw_only=True):
     """D5, the Burden: discard one card while your hand is over its limit."""
 
     card: str
 
 
-class Salt(msgspec.Struct, tag="salt", frozen=True, kw_only=True):
+class ThrowSalt(msgspec.Struct, tag="salt", frozen=True, kw_only=True):
     """D8: answer a window with a Salt (a 5) from your hand."""
 
     card: str
 
 
-class Cancel(msgspec.Struct, tag="cancel_haunt", frozen=True, kw_only=True):
+class CancelHaunt(msgspec.Struct, tag="cancel_haunt", frozen=True, kw_only=True):
     """D3, the Unseen (any card) or the Hex (a card of the Haunt's rank): cancel a Haunt."""
 
     card: str
 
 
-Action = Haunt | Cast | Banish | Panic | Pass | Ignite
-Answer = Salt | Cancel | Allow
-Command = ChooseClass | Haunt | Cast | Banish | Panic | Pass | Ignite | Discard | Salt | Cancel \
-    | Allow | Concede
+Action = Haunt | CastCard | Banish | Panic | PassRitual | Ignite
+Answer = ThrowSalt | CancelHaunt | Allow
+Command = (ChooseClass | Haunt | CastCard | Banish | Panic | PassRitual | Ignite | DiscardCard
+           | ThrowSalt | CancelHaunt | Allow | Concede)
 
-__all__ = ["Action", "Allow", "Answer", "Banish", "Cancel", "Cast", "ChooseClass", "Command",
-           "Concede", "Discard", "Haunt", "Ignite", "Panic", "Pass", "Salt"]
+__all__ = ["Action", "Allow", "Answer", "Banish", "CancelHaunt", "CastCard", "ChooseClass",
+           "Command", "Concede", "DiscardCard", "Haunt", "Ignite", "Panic", "PassRitual",
+           "ThrowSalt"]

@@ -16,7 +16,7 @@ from domain.deathwick.checks import (
     siphons_on_purge,
 )
 from domain.deathwick.classes import CLOWN, SADIST, SEALBINDER
-from domain.deathwick.commands import Banish, Cast, Haunt, Ignite, Panic
+from domain.deathwick.commands import Banish, CastCard, Haunt, Ignite, Panic
 from domain.deathwick.events import (
     ActionResolved,
     CandleDrained,
@@ -65,7 +65,7 @@ def _effect(action: object) -> Effect:
     match action:
         case Haunt():
             return haunt
-        case Cast():
+        case CastCard():
             return CASTS[cards.rank(_card(action.card))]
         case Banish():
             return banish
@@ -207,7 +207,7 @@ def mirror(steps: Steps, declared: Declared, rng: Rng) -> None:
 def medium(steps: Steps, declared: Declared, rng: Rng) -> None:
     """Q: the top card of The Dark to the hand (DH5), or the top 2 onto the Candle."""
     action = declared.action
-    assert isinstance(action, Cast)
+    assert isinstance(action, CastCard)
     if action.choice == "candle":
         onto_candle(steps, declared.seat, 2)
     elif steps.state.dark:

@@ -12,7 +12,7 @@ from domain.core.reactions import Allow
 from domain.core.steps import Steps
 from domain.deathwick import events as ev
 from domain.deathwick.cards import code as _code
-from domain.deathwick.commands import Cancel, Ignite, Salt
+from domain.deathwick.commands import CancelHaunt, Ignite, ThrowSalt
 from domain.deathwick.state import (
     Declared,
     Drafting,
@@ -115,7 +115,7 @@ def _salted(state: Playing, event: ev.SaltThrown) -> Playing:
     """The Salt goes on top of The Dark; the seat's answer is recorded."""
     hand = _without(state.players[event.seat].hand, event.card)
     state = with_player(state, event.seat, hand=hand)
-    windows = reactions.answered(state.windows, event.seat, Salt(card=_code(event.card)))
+    windows = reactions.answered(state.windows, event.seat, ThrowSalt(card=_code(event.card)))
     return replace(state, dark=(event.card, *state.dark), windows=windows)
 
 
@@ -131,7 +131,7 @@ def _haunt_cancelled(state: Playing, event: ev.HauntCancelled) -> Playing:
                          and t.seat == state.declared.seat)
     state = with_player(state, event.seat, hand=_without(player.hand, event.card),
                         cancels=(*player.cancels, attacker_turn))
-    windows = reactions.answered(state.windows, event.seat, Cancel(card=_code(event.card)))
+    windows = reactions.answered(state.windows, event.seat, CancelHaunt(card=_code(event.card)))
     return replace(state, dark=(event.card, *state.dark), windows=windows)
 
 

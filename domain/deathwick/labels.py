@@ -10,15 +10,15 @@ from domain.deathwick import cards
 from domain.deathwick.classes import title
 from domain.deathwick.commands import (
     Banish,
-    Cancel,
-    Cast,
+    CancelHaunt,
+    CastCard,
     ChooseClass,
-    Discard,
+    DiscardCard,
     Haunt,
     Ignite,
     Panic,
-    Pass,
-    Salt,
+    PassRitual,
+    ThrowSalt,
 )
 
 VERBS = {"haunt": ("Haunt", "Haunts"), "cast": ("Cast", "Casts"), "banish": ("Banish", "Banishes"),
@@ -33,13 +33,13 @@ def label(state: Any, seat: int, command: Any) -> str:
             return "Concede the match"
         case ChooseClass():
             return f"Accept the curse of {title(command.name)}"
-        case Salt():
+        case ThrowSalt():
             return f"Answer with Salt ({_the(command.card)})"
-        case Cancel():
+        case CancelHaunt():
             return f"Cancel the Haunt with {_the(command.card)}"
         case Allow():
             return "Allow it"
-        case Discard():
+        case DiscardCard():
             return f"Discard {_the(command.card)}"
     return action_text(names, seat, command, you=True)
 
@@ -55,14 +55,14 @@ def action_text(names: tuple[str, ...], seat: int, action: Any, you: bool = Fals
     match action:
         case Haunt():
             return f"{who}{verb('haunt')} {names[action.target]} with {_the(action.card)}"
-        case Cast():
+        case CastCard():
             return who + verb("cast") + " " + _cast(names, seat, action)
         case Banish():
             return (f"{who}{verb('banish')} the {action.ghost} ghost with "
                     f"{_the(action.card)}")
         case Panic():
             return f"{who}{verb('panic')} against the {action.ghost} ghost"
-        case Pass():
+        case PassRitual():
             return f"{who}{verb('pass')}"
         case Ignite():
             return (f"{who}{verb('ignite')} {names[action.target]}, discarding "
@@ -70,7 +70,7 @@ def action_text(names: tuple[str, ...], seat: int, action: Any, you: bool = Fals
     return type(action).__name__
 
 
-def _cast(names: tuple[str, ...], seat: int, action: Cast) -> str:
+def _cast(names: tuple[str, ...], seat: int, action: CastCard) -> str:
     """'the 4 of clubs (Drain) on Bryn'."""
     card = cards.codes().index(action.card)
     text = f"{_the(action.card)} ({cards.GRIMOIRE[cards.rank(card)]})"

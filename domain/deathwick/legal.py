@@ -16,13 +16,13 @@ from domain.deathwick.classes import PYROMANIAC
 from domain.deathwick.commands import (
     Action,
     Banish,
-    Cast,
+    CastCard,
     ChooseClass,
-    Discard,
+    DiscardCard,
     Haunt,
     Ignite,
     Panic,
-    Pass,
+    PassRitual,
 )
 from domain.deathwick.state import Circle, Drafting, Playing, Turn, living, neighbours
 from domain.deathwick.windows import answers
@@ -51,7 +51,7 @@ def legal_actions(state: Any, seat: int) -> list[Any]:
         return list(answers(state, seat))
     turn = next(turn for turn in state.turns if turn.seat == seat)
     if turn.phase == "burden":
-        return [Discard(card=code) for code in cards.distinct(state.players[seat].hand)]
+        return [DiscardCard(card=code) for code in cards.distinct(state.players[seat].hand)]
     return [action for action in candidates(state, seat, turn) if _fits(state, seat, turn, action)]
 
 
@@ -77,7 +77,7 @@ def candidates(state: Circle, seat: int, turn: Turn) -> list[Action]:
     found += [Panic(ghost=ghost) for ghost in mine]
     if player.curse == PYROMANIAC and not turn.ignited:
         found += [Ignite(card=code, target=t) for code in cards.distinct(player.hand) for t in near]
-    return [*dict.fromkeys(found), Pass()]
+    return [*dict.fromkeys(found), PassRitual()]
 
 
 def _casts(state: Circle, seat: int, code: str, near: tuple[int, ...],
@@ -85,17 +85,17 @@ def _casts(state: Circle, seat: int, code: str, near: tuple[int, ...],
     """The ways to Cast one card."""
     rank = cards.rank(cards.codes().index(code))
     if rank in (1, 3, 4, 6, 11):
-        return [Cast(card=code, target=t) for t in near]
+        return [CastCard(card=code, target=t) for t in near]
     if rank == 7:
-        return [Cast(card=code, ghost=ghost) for ghost in mine]
+        return [CastCard(card=code, ghost=ghost) for ghost in mine]
     if rank == 8:
         return _recalls(state, seat, code)
     if rank == 9:
         others = [s for s in living(state) if s != seat]
-        return [Cast(card=code, target=t, ghost=ghost) for t in others for ghost in mine]
+        return [CastCard(card=code, target=t, ghost=ghost) for t in others for ghost in mine]
     if rank == 12:
-        return [Cast(card=code, choice="hand"), Cast(card=code, choice="candle")]
-    return [] if rank == cards.SALT else [Cast(card=code)]
+        return [CastCard(card=code, choice="hand"), CastCard(card=code, choice="candle")]
+    return [] if rank == cards.SALT else [CastCard(card=code)]
 
 
 def _recalls(state: Circle, seat: int, code: str) -> list[Action]:
@@ -104,5 +104,5 @@ def _recalls(state: Circle, seat: int, code: str) -> list[Action]:
     for owner in living(state):
         ghosts = cards.distinct(tuple(g.card for g in state.players[owner].shadow))
         target = None if owner == seat else owner
-        found += [Cast(card=code, target=target, ghost=ghost) for ghost in ghosts]
+        found += [CastCard(card=code, target=target, ghost=ghost) for ghost in ghosts]
     return found

@@ -12,14 +12,14 @@ from domain.core.rng import Rng
 from domain.core.steps import Steps
 from domain.deathwick.checks import check_action, held
 from domain.deathwick.classes import title
-from domain.deathwick.commands import Cancel, ChooseClass, Discard, Salt
+from domain.deathwick.commands import CancelHaunt, ChooseClass, DiscardCard, ThrowSalt
 from domain.deathwick.events import ActionCancelled, ActionDeclared, CardDiscarded, ClassChosen
 from domain.deathwick.evolve import steps_from
 from domain.deathwick.flow import advance, begin_round, burden_or_end, end_ritual, fall
 from domain.deathwick.state import Drafting, Over, Playing, State, turn_of
 from domain.deathwick.windows import answer, open_or_resolve
 
-ANSWERS = (Salt, Cancel, Allow)
+ANSWERS = (ThrowSalt, CancelHaunt, Allow)
 
 
 def decide_steps(state: State, seat: int, command: Any, rng: Rng) -> Steps:
@@ -76,7 +76,7 @@ def act(steps: Steps, seat: int, command: Any, rng: Rng) -> None:
     turn = turn_of(state, seat)
     if turn is None:
         raise NotYourTurn("it is not your turn")
-    if isinstance(command, Discard):
+    if isinstance(command, DiscardCard):
         discard(steps, seat, turn.phase, command)
         return
     if turn.phase != "ritual":
@@ -87,7 +87,7 @@ def act(steps: Steps, seat: int, command: Any, rng: Rng) -> None:
     open_or_resolve(steps, rng)
 
 
-def discard(steps: Steps, seat: int, phase: str, command: Discard) -> None:
+def discard(steps: Steps, seat: int, phase: str, command: DiscardCard) -> None:
     """D5: the Burden, one card at a time, down to the hand limit; then Am I Alive."""
     if phase != "burden":
         raise RuleViolation("you discard in the Burden, after your Ritual action")

@@ -6,7 +6,7 @@ from typing import Any
 
 from domain.core import reactions
 from domain.deathwick import cards
-from domain.deathwick.commands import ChooseClass, Discard, Pass
+from domain.deathwick.commands import ChooseClass, DiscardCard, PassRitual
 from domain.deathwick.legal import to_act
 from domain.deathwick.state import Drafting, Playing, turn_of
 
@@ -26,5 +26,5 @@ def on_time_out(state: Any, seat: int) -> Any:
     if turn is not None and turn.phase == "burden":
         low = min(state.players[seat].hand, key=lambda c: (cards.value(c) or 99,
                                                            cards.TIER.get(cards.suit(c) or "", 0)))
-        return Discard(card=cards.code(low))
-    return Pass()
+        return DiscardCard(card=cards.code(low))
+    return PassRitual()

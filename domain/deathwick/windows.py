@@ -14,7 +14,7 @@ from domain.core.rng import Rng
 from domain.core.steps import Steps
 from domain.deathwick import cards
 from domain.deathwick.classes import HEX, UNSEEN
-from domain.deathwick.commands import Answer, Cancel, Haunt, Salt
+from domain.deathwick.commands import Answer, CancelHaunt, Haunt, ThrowSalt
 from domain.deathwick.effects import carry_out
 from domain.deathwick.events import (
     ActionCancelled,
@@ -61,8 +61,8 @@ def can_answer(state: Circle, seat: int) -> bool:
 def answers(state: Circle, seat: int) -> list[Answer]:
     """The seat's answers to its window: each Salt it holds, its class reactions, allow."""
     hand = state.players[seat].hand
-    salts = [Salt(card=code) for code in cards.distinct(hand) if code.startswith("5")]
-    cancels = [Cancel(card=code) for code in cancel_cards(state, seat)]
+    salts = [ThrowSalt(card=code) for code in cards.distinct(hand) if code.startswith("5")]
+    cancels = [CancelHaunt(card=code) for code in cancel_cards(state, seat)]
     return [*salts, *cancels, Allow()]
 
 
@@ -92,12 +92,12 @@ def answer(steps: Steps, seat: int, reply: Answer, rng: Rng) -> None:
     declared = state.declared
     assert declared is not None and declared.target is not None
     match reply:
-        case Salt():
+        case ThrowSalt():
             card = cards.copies(state.players[seat].hand, reply.card)[0]
             steps.then(SaltThrown(seat=seat, card=card))
             other = declared.seat if seat == declared.target else declared.target
             await_or_conclude(steps, other, seat, rng)
-        case Cancel():
+        case CancelHaunt():
             card = cards.copies(state.players[seat].hand, reply.card)[0]
             power = state.players[seat].curse or ""
             steps.then(HauntCancelled(seat=seat, card=card, power=power))
@@ -127,9 +127,9 @@ def cancel(steps: Steps, attacker: int) -> None:
 
 def _why_not(state: Circle, seat: int, reply: Answer) -> str:
     """Why an answer is refused."""
-    if isinstance(reply, Salt):
+    if isinstance(reply, ThrowSalt):
         return f"you hold no Salt {reply.card} (a Salt is a 5)"
-    if isinstance(reply, Cancel):
+    if isinstance(reply, CancelHaunt):
         return ("you cannot cancel this Haunt: the Unseen discards any card, the Hex reveals one "
                 "of the Haunt's rank, once per attacker's turn, against a Haunt on themselves")
     return "allow is always possible in your window"

@@ -10,7 +10,7 @@ import msgspec
 from domain.core.reactions import Allow
 from domain.core.rng import Rng
 from domain.deathwick import GAME, cards
-from domain.deathwick.commands import Pass
+from domain.deathwick.commands import PassRitual
 from domain.deathwick.options import Options
 from domain.deathwick.state import Ghost, with_player
 from tests.domain.table import PracticeTable
@@ -75,7 +75,7 @@ class Table(PracticeTable):
 
     def finish(self, seat: int) -> None:
         """The seat passes its Ritual, answering allow for it if a window opens."""
-        self.send(seat, Pass())
+        self.send(seat, PassRitual())
 
     def allow(self, seat: int) -> list[Any]:
         """The seat allows what its window waits on."""

@@ -6,7 +6,7 @@ from deathwick_support import Table, codes
 
 from domain.deathwick import GAME
 from domain.deathwick.audit import secrets
-from domain.deathwick.commands import Cast, Haunt
+from domain.deathwick.commands import CastCard, Haunt
 from domain.deathwick.events import CircleClosed, SeatFallen
 
 
@@ -36,7 +36,7 @@ def test_d10_the_last_players_out_together_share_the_win():
     t = Table(3, candles=([], ["JOKER", "2D", "3D", "4D"]), first=1)
     t.give(0, candle=["KH"])
     t.give(2, candle=["QS"])
-    t.send(1, Cast(card="JOKER"))
+    t.send(1, CastCard(card="JOKER"))
     assert t.last(CircleClosed).winners == (1,)
     from domain.core.steps import Steps
     from domain.deathwick.evolve import evolve
@@ -108,5 +108,5 @@ def test_d10_a_boo_that_consumes_the_last_rival_still_spends_its_joker():
     t = Table(3, candles=([], ["JOKER", "2D", "3D", "4D"]), first=1)
     t.give(0, candle=["KH"])
     t.give(2, candle=["QS"])
-    t.send(1, Cast(card="JOKER"))
+    t.send(1, CastCard(card="JOKER"))
     assert t.state.declared is None and codes(t.state.dark)[0] == "JOKER"

@@ -6,7 +6,15 @@ from deathwick_support import Table
 
 from domain.core.reactions import Allow
 from domain.deathwick import GAME
-from domain.deathwick.commands import Banish, Cast, Discard, Haunt, Panic, Pass, Salt
+from domain.deathwick.commands import (
+    Banish,
+    CastCard,
+    DiscardCard,
+    Haunt,
+    Panic,
+    PassRitual,
+    ThrowSalt,
+)
 
 
 def test_each_kind_of_command_reads_as_an_order():
@@ -14,14 +22,14 @@ def test_each_kind_of_command_reads_as_an_order():
     t = Table(3)
     label = lambda command: GAME.label(t.state, 0, command)  # noqa: E731
     assert label(Haunt(card="7H", target=1)) == "Haunt Bryn with the 7 of hearts"
-    assert label(Cast(card="4C", target=2)) == "Cast the 4 of clubs (Drain) on Cato"
-    assert label(Cast(card="8H", target=1, ghost="6C")) == \
+    assert label(CastCard(card="4C", target=2)) == "Cast the 4 of clubs (Drain) on Cato"
+    assert label(CastCard(card="8H", target=1, ghost="6C")) == \
         "Cast the 8 of hearts (Recall) on the 6C ghost of Bryn's Shadow"
-    assert label(Cast(card="QS", choice="candle")) == "Cast the queen of spades (Medium), onto " \
+    assert label(CastCard(card="QS", choice="candle")) == "Cast the queen of spades (Medium), onto " \
         "your Candle"
     assert label(Banish(card="9H", ghost="7C")) == "Banish the 7C ghost with the 9 of hearts"
     assert label(Panic(ghost="7C")) == "Panic against the 7C ghost"
-    assert label(Pass()) == "Pass"
-    assert label(Salt(card="5H")) == "Answer with Salt (the 5 of hearts)"
+    assert label(PassRitual()) == "Pass"
+    assert label(ThrowSalt(card="5H")) == "Answer with Salt (the 5 of hearts)"
     assert label(Allow()) == "Allow it"
-    assert label(Discard(card="JOKER")) == "Discard a joker"
+    assert label(DiscardCard(card="JOKER")) == "Discard a joker"

@@ -10,7 +10,7 @@ from deathwick_support import PLAYERS, RNG, Table, card
 from domain.core.errors import RuleViolation
 from domain.deathwick import GAME, cards
 from domain.deathwick.audit import card_places
-from domain.deathwick.commands import ChooseClass, Pass
+from domain.deathwick.commands import ChooseClass, PassRitual
 from domain.deathwick.events import ClassesOffered, RoundBegan
 from domain.deathwick.options import Options, check_options
 from domain.deathwick.state import Drafting, Playing
@@ -78,7 +78,7 @@ def test_d3_a_class_not_offered_or_a_second_choice_is_refused():
     assert "offered to you" in t.refuses(0, ChooseClass(name="hoarder"))
     t.send(0, ChooseClass(name="hex"))
     assert "already" in t.refuses(0, ChooseClass(name="watcher"))
-    assert "choose yours first" in t.refuses(1, Pass())
+    assert "choose yours first" in t.refuses(1, PassRitual())
 
 
 def test_d3_a_class_chosen_after_the_draft_is_refused_as_too_late():

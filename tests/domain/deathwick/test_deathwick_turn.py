@@ -6,7 +6,7 @@ import pytest
 from deathwick_support import Table
 
 from domain.core.errors import NotYourTurn
-from domain.deathwick.commands import Cast, Discard, Haunt, Pass
+from domain.deathwick.commands import CastCard, DiscardCard, Haunt, PassRitual
 from domain.deathwick.events import (
     CardBurned,
     CardsDrawn,
@@ -46,11 +46,11 @@ def test_d5_the_burden_waits_for_the_player_to_choose_discards():
     discards down to 5, one card of their choosing at a time."""
     t = Table(3, candles=([], [], []))
     t.give(0, hand=["2H", "9C", "9D", "9S", "KH", "AC"], candle=["QS", "3D", "4D"])
-    t.send(0, Cast(card="2H"))  # Greed: 6 - 1 + 2 = 7 cards
-    assert t.legal(0) == [Discard(card=c) for c in ["9C", "9D", "9S", "KH", "AC", "QS", "3D"]]
-    t.send(0, Discard(card="KH"))
+    t.send(0, CastCard(card="2H"))  # Greed: 6 - 1 + 2 = 7 cards
+    assert t.legal(0) == [DiscardCard(card=c) for c in ["9C", "9D", "9S", "KH", "AC", "QS", "3D"]]
+    t.send(0, DiscardCard(card="KH"))
     assert t.to_act() == (0,)
-    t.send(0, Discard(card="QS"))
+    t.send(0, DiscardCard(card="QS"))
     assert t.hand(0) == ["9C", "9D", "9S", "AC", "3D"] and t.last(TurnEnded).seat == 0
 
 
@@ -93,7 +93,7 @@ def test_d4_dark_ritual_consumes_a_drained_neighbour_on_the_attackers_turn():
     at once, on Mara's turn."""
     t = Table(3, ritual="dark", candles=(["4H", "8C", "9D", "2D"],))
     t.give(1, candle=["7S"])
-    t.send(0, Cast(card="4H", target=1))
+    t.send(0, CastCard(card="4H", target=1))
     t.allow(1)
     assert t.last(SeatFallen).seat == 1
 
@@ -119,7 +119,7 @@ def test_d9_the_ith_seat_of_every_arc_takes_its_turn_at_once():
     t.finish(0)
     t.finish(15)
     assert t.to_act() == (5,)
-    assert "not your turn" in t.refuses(1, Pass(), NotYourTurn)
+    assert "not your turn" in t.refuses(1, PassRitual(), NotYourTurn)
     t.finish(5)
     assert t.last(StepBegan).seats == (1, 6, 11, 16)
 
