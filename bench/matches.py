@@ -24,7 +24,7 @@ from projections.summary import summary
 from service.matches import new_events
 from service.store import NewEvent, StoredEvent
 
-NAMES = ("Ash", "Bryn", "Cato", "Dell", "Esme", "Fenn")
+NAMES = tuple(f"Seat {n}" for n in range(20))  # up to Deathwick's 20 seats
 EPOCH = datetime(2025, 1, 1, tzinfo=UTC)
 MAX_COMMANDS = 20_000
 

@@ -125,14 +125,21 @@ def _check_range(row: MatchRow, version: int, seat: int | None) -> None:
 def seat_view(row: MatchRow, game: Game, events: list[Any], seat: int | None) -> schemas.MatchView:
     """The view served after these events (a turn clock's deadline counted from the last one);
     at the instant play began, the table as it stood before the deal."""
+    return seat_views(row, game, events, [seat])[0]
+
+
+def seat_views(
+    row: MatchRow, game: Game, events: list[Any], seats: list[int | None]
+) -> list[schemas.MatchView]:
+    """``seat_view`` for several seats, the events folded once for all of them."""
     version, state, since = len(events), state_at(game, events), events[-1].recorded_at
     if isinstance(state, match.Table) and not match.dealt(game, state):
         before = Loaded(row=row, game=game, state=state_at(game, events[:-1]), version=version)
-        view = views.match_view(before, seat, last_event_at=since)
-        return msgspec.structs.replace(view, status="playing")
+        return [msgspec.structs.replace(views.match_view(before, seat, last_event_at=since),
+                                        status="playing") for seat in seats]
     times = kept_times(state, {}, ((e.version, e.recorded_at) for e in events))
     loaded = Loaded(row=row, game=game, state=state, version=version, times=times)
-    return views.match_view(loaded, seat, last_event_at=since)
+    return [views.match_view(loaded, seat, last_event_at=since) for seat in seats]
 
 
 def document(finished: FinishedMatch) -> MatchExport:

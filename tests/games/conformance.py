@@ -30,7 +30,7 @@ from projections.export import decode_export, encode_export
 from projections.log import event_lines
 from projections.verify import verify
 from service import snapshots, views
-from service.exports import seat_view
+from service.exports import seat_views
 from service.loading import Loaded, kept_times
 from service.store import MatchRow
 from tests.replay.random_matches import Played, exported, play
@@ -349,7 +349,7 @@ def check_export(game: Rulebook, played: Played) -> list[str]:
 
 def check_replay(game: Rulebook, played: Played) -> list[str]:
     """At every version a command left the match at, each seat's past view as the service
-    replays it (service.exports.seat_view over projections.replay) is the view it was served then
+    replays it (service.exports.seat_views over projections.replay) is the view it was served then
     (from the state decide reached, as the service's cache holds it)."""
     found: list[str] = []
     row, served, version, times = _row(game, played), None, 0, {}
@@ -363,9 +363,10 @@ def check_replay(game: Rulebook, played: Played) -> list[str]:
             continue
         at = played.events[version - 1].recorded_at
         loaded = Loaded(row=row, game=game, state=served, version=version, times=times)
-        for reader in _readers(served):
+        readers = _readers(served)
+        replayed = seat_views(row, game, played.events[:version], readers)
+        for reader, again in zip(readers, replayed, strict=True):
             then = views.match_view(loaded, reader, last_event_at=at)
-            again = seat_view(row, game, played.events[:version], reader)
             if encode(then) != encode(again):
                 found.append(f"version {version}: {_who(reader)}'s replayed view differs")
         if len(found) >= MAX_PROBLEMS:

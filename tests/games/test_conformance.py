@@ -15,6 +15,16 @@ from tests.games.conformance import random_match
 
 MATCHES = range(8)  # random matches per rulebook in `make test` (of 2, 3, 4... seats in turn)
 SLOW_MATCHES = range(8, 60)  # and more under `make check`
+SLOW_PER_COUNT = 3  # and at least this many of every seat count a rulebook allows
+
+
+def slow_matches(book: Rulebook) -> range:
+    """The `make check` match indexes of a rulebook: SLOW_MATCHES, stretched so that every seat
+    count from its minimum to its maximum gets SLOW_PER_COUNT matches at least (match i has
+    min_seats + i % span seats)."""
+    span = book.max_seats - book.min_seats + 1
+    return range(SLOW_MATCHES.start, max(SLOW_MATCHES.stop, SLOW_MATCHES.start + 1
+                                         + SLOW_PER_COUNT * span))
 
 
 def rulebook_id(book: Rulebook) -> str:
@@ -60,8 +70,9 @@ def test_a_random_finished_match_passes_the_check(game, check, index):
 
 
 @pytest.mark.slow
-@BOOKS
-@pytest.mark.parametrize("index", SLOW_MATCHES)
+@pytest.mark.parametrize(("game", "index"), [
+    pytest.param(book, index, id=f"{rulebook_id(book)}-{index}")
+    for book in every_rulebook() for index in slow_matches(book)])
 def test_many_more_random_matches_pass_every_check(game, index):
     played = random_match(game, index)
     found = conformance.check_play(game, index) + conformance.check_determinism(game, index)

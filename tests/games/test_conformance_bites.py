@@ -32,9 +32,10 @@ def leaky(game: Rulebook) -> Rulebook:
 
     def observe(state: Any, seat: int | None) -> Any:
         """The next seat's view."""
-        if seat is None or not hasattr(state, "seats"):
+        table = getattr(state, "seats", None) or getattr(state, "players", None)
+        if seat is None or not table:
             return game.observe(state, seat)
-        return game.observe(state, (seat + 1) % len(state.seats))
+        return game.observe(state, (seat + 1) % len(table))
 
     return dataclasses.replace(game, observe=observe)
 

@@ -29,7 +29,8 @@ from service.matches import new_events
 from service.store import StoredEvent
 
 GAME = GAMES["wick-and-ember"]
-NAMES = ("Ash", "Bryn", "Cato", "Dell", "Esme", "Fenn")
+NAMES = ("Ash", "Bryn", "Cato", "Dell", "Esme", "Fenn", "Gale", "Hale", "Iris", "Jude", "Kit",
+         "Lark", "Mara", "Nell", "Oren", "Pip", "Quin", "Rook", "Sage", "Tam")  # up to 20 seats
 EPOCH = datetime(2025, 1, 1, tzinfo=UTC)
 CONCEDE_CHANCE = 0.004
 TIME_OUT_CHANCE = 0.02
