@@ -46,6 +46,7 @@ class WizardSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
 
     rule: SetRuleName
     size: int
+    tier: int
     text: str
 
 
