@@ -35,7 +35,8 @@ def test_the_document_lists_each_games_commands_as_a_union_tagged_by_type():
     """Given the document, then every game has a command union whose tags name its members, and
     a sent command (and a legal action) is any of those unions."""
     schemas = json.loads(openapi_text())["components"]["schemas"]
-    unions = {"wick-and-ember": "WickAndEmberCommand", "whiteout-road": "WhiteoutRoadCommand"}
+    unions = {"wick-and-ember": "WickAndEmberCommand", "whiteout-road": "WhiteoutRoadCommand",
+              "ember": "EmberCommand"}
     for game_id, name in unions.items():
         book = GAMES[game_id]
         mapping = schemas[name]["discriminator"]["mapping"]

@@ -16,7 +16,7 @@ def card_locations(state: State) -> dict[str, list[str]]:
     board = state.board if isinstance(state, Finished) else state
     places: dict[str, list[str]] = {card: [] for card in WIZARD_CARDS}
     spots = [("deck", board.deck), ("charred", board.charred)]
-    spots += [(f"hand/{seat}", w.hand) for seat, w in enumerate(board.wizards)]
+    spots += [(f"hand/{seat}", w.hand) for seat, w in enumerate(board.seats)]
     for place, cards in spots:
         for card in cards:
             places.setdefault(card, []).append(place)
@@ -27,7 +27,7 @@ def knowable(board: Playing, seat: int | None) -> set[str]:
     """The wizard cards a reader may know now: the Charred pile, and its own hand."""
     known = set(board.charred)
     if seat is not None:
-        known |= set(board.wizards[seat].hand)
+        known |= set(board.seats[seat].hand)
     return known
 
 
@@ -41,13 +41,13 @@ def secrets(state: State, seat: int | None) -> frozenset[str]:
     known = knowable(board, seat)
     hidden = [c for c in WIZARD_CARDS if c not in known and not c.startswith(ARCHMAGE)]
     texts = {shown(card) for card in hidden} | {spoken(card) for card in hidden}
-    dealt = {w.tutor for w in board.wizards}
+    dealt = {w.tutor for w in board.seats}
     for tutor in TUTORS:
-        mine = seat is not None and board.wizards[seat].tutor == tutor
+        mine = seat is not None and board.seats[seat].tutor == tutor
         if not mine and not (over and tutor in dealt):
             texts |= {tutor, title(tutor)}
     if not over:
-        for owner, wizard in enumerate(board.wizards):
+        for owner, wizard in enumerate(board.seats):
             if owner != seat:
                 texts |= {t for h in wizard.cards if h.burned and not h.drained
                           for t in (h.card, title(h.card))}

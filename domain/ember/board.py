@@ -18,7 +18,7 @@ def working(held: InPlay) -> bool:
 def ongoing(state: Playing, seat: int, effect: str) -> int:
     """The sum of ``n`` over the seat's working Ongoing abilities of one effect (ward: a count)."""
     total = 0
-    for held in state.wizards[seat].cards:
+    for held in state.seats[seat].cards:
         ability = CARDS[held.card].ability("ongoing")
         if ability is not None and ability.effect == effect and working(held):
             total += ability.n if effect != "ward" else 1
@@ -43,15 +43,15 @@ def warded(state: Playing, seat: int) -> bool:
 def vp(state: Playing, seat: int) -> int:
     """E5, E2: face-up creatures' VP (a Spectral's is negative) plus VP tokens for Spectrals
     this seat conjured that lie in front of others."""
-    cards = sum(CARDS[h.card].vp for h in state.wizards[seat].cards if not h.burned)
+    cards = sum(CARDS[h.card].vp for h in state.seats[seat].cards if not h.burned)
     tokens = sum(CARDS[card].group for card, holder in state.credit if holder == seat)
     return cards + tokens
 
 
 def tutor_bonus(state: Playing, seat: int) -> int:
     """E2: the seat's Tutor applied to the face-up cards it controls."""
-    ability = TUTORS[state.wizards[seat].tutor].ability
-    cards = [CARDS[h.card] for h in state.wizards[seat].cards if not h.burned]
+    ability = TUTORS[state.seats[seat].tutor].ability
+    cards = [CARDS[h.card] for h in state.seats[seat].cards if not h.burned]
     return ability.vp * sum(1 for card in cards if counts_for(ability, card))
 
 
@@ -95,7 +95,7 @@ def _left(state: Playing, parts: tuple[str, str, str]) -> int:
 
 def controls(state: Playing, seat: int, card: str) -> bool:
     """Whether a card lies in front of the seat."""
-    return any(held.card == card for held in state.wizards[seat].cards)
+    return any(held.card == card for held in state.seats[seat].cards)
 
 
 def cost_for(state: Playing, seat: int, card: str) -> tuple[Need, ...]:
@@ -114,13 +114,13 @@ def cost_for(state: Playing, seat: int, card: str) -> tuple[Need, ...]:
 def has_legendary(state: Playing, seat: int, dragon: str) -> bool:
     """E2: all three parts in front of the seat and at least one of them Ready."""
     parts = DRAGONS[dragon].parts
-    held = [h for h in state.wizards[seat].cards if h.card in parts]
+    held = [h for h in state.seats[seat].cards if h.card in parts]
     return len(held) == 3 and any(working(h) for h in held)
 
 
 def offered_to(state: Playing, seat: int) -> tuple[str, ...]:
     """What this seat may conjure: what is on offer, and the face-up Spectrals in front of it
     (conjured on again, they move to another seat: E2, the rulebook's Spectral cards)."""
-    mine = tuple(h.card for h in state.wizards[seat].cards
+    mine = tuple(h.card for h in state.seats[seat].cards
                  if CARDS[h.card].spectral and not h.burned)
     return on_offer(state) + mine

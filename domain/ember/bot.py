@@ -39,7 +39,7 @@ def keep_value(hand: tuple[str, ...], card: str) -> float:
 
 def leader(view: EmberView) -> int | None:
     """The opponent with the most VP."""
-    others = [w for w in view.wizards if not w.you and not w.conceded]
+    others = [w for w in view.seats if not w.you and not w.conceded]
     return max(others, key=lambda w: w.vp).seat if others else None
 
 
@@ -91,15 +91,15 @@ def ability_worth(view: EmberView, action: UseAbility) -> float:
 def end_worth(view: EmberView, action: EndTurn) -> float:
     """Ending the turn: keep the cards that make sets; make the Call when leading."""
     lost = sum(keep_value(view.hand, card) for card in action.discard)
-    mine = next(w.vp for w in view.wizards if w.you)
-    best_other = max((w.vp for w in view.wizards if not w.you), default=0)
+    mine = next(w.vp for w in view.seats if w.you)
+    best_other = max((w.vp for w in view.seats if not w.you), default=0)
     call = (30 if mine > best_other else -30) if action.call else 0
     return 10 - lost + call
 
 
 def _owner(view: EmberView, card: str | None) -> int | None:
     """The seat a card in play lies in front of."""
-    for wizard in view.wizards:
+    for wizard in view.seats:
         if any(c.card == card for c in wizard.cards):
             return wizard.seat
     return None

@@ -30,13 +30,13 @@ NO_AIM: list[Aim] = [(None, None)]
 
 def opponents(state: Playing, seat: int) -> list[int]:
     """The other seats still in the match."""
-    return [o for o, w in enumerate(state.wizards) if o != seat and not w.conceded]
+    return [o for o, w in enumerate(state.seats) if o != seat and not w.conceded]
 
 
 def _their_cards(state: Playing, seat: int) -> list[tuple[int, InPlay]]:
     """EH3: opponents' face-up cards that an ability may choose (not behind a ward)."""
     return [(o, h) for o in opponents(state, seat) if not warded(state, o)
-            for h in state.wizards[o].cards if not h.burned]
+            for h in state.seats[o].cards if not h.burned]
 
 
 def choices(state: Playing, seat: int, ability: Ability, source: str) -> list[Aim]:
@@ -48,10 +48,10 @@ def choices(state: Playing, seat: int, ability: Ability, source: str) -> list[Ai
             return [(h.card, None) for _, h in _their_cards(state, seat)
                     if CARDS[h.card].kind != "artifact" and CARDS[h.card].group <= ability.max_vp]
         case "regenerate":
-            return [(h.card, None) for h in state.wizards[seat].cards
+            return [(h.card, None) for h in state.seats[seat].cards
                     if h.burned and CARDS[h.card].kind != "artifact"]
         case "steal" | "discard":
-            return [(None, o) for o in opponents(state, seat) if state.wizards[o].hand]
+            return [(None, o) for o in opponents(state, seat) if state.seats[o].hand]
         case "draw" | "scavenge" | "advance":
             return NO_AIM
     return []
@@ -78,7 +78,7 @@ def _scavenge(steps: Steps, seat: int, ability: Ability, aim: Aim, source: str, 
 def _advance(steps: Steps, seat: int, ability: Ability, aim: Aim, source: str, rng: Rng) -> None:
     """advance n: every other face-up, non-Ready card of the seat turns n steps towards Ready;
     EH6: a card used since its owner's turn began goes no further than Recovering."""
-    for held in steps.state.wizards[seat].cards:
+    for held in steps.state.seats[seat].cards:
         if held.card != source and not held.burned and held.turned != "ready":
             to = STEPS[min(1 if held.used else 2, STEPS.index(held.turned) + ability.n)]
             if to != held.turned:
@@ -89,7 +89,7 @@ def _regress(steps: Steps, seat: int, ability: Ability, aim: Aim, source: str, r
     """regress n: the chosen card turns n steps back, never beyond Exhausted (E5)."""
     card = aim[0]
     assert card is not None
-    held = next(h for w in steps.state.wizards for h in w.cards if h.card == card)
+    held = next(h for w in steps.state.seats for h in w.cards if h.card == card)
     steps.then(CardTurned(card=card, turned=STEPS[max(0, STEPS.index(held.turned) - ability.n)]))
 
 
@@ -109,7 +109,7 @@ def _regenerate(steps: Steps, seat: int, ability: Ability, aim: Aim, source: str
 def _at_random(steps: Steps, victim: int, count: int, rng: Rng) -> tuple[str, ...]:
     """``count`` cards of the victim's hand chosen by the seeded generator."""
     state: Playing = steps.state
-    hand = rng.stream("take", state.draws).shuffle(list(state.wizards[victim].hand))
+    hand = rng.stream("take", state.draws).shuffle(list(state.seats[victim].hand))
     return tuple(hand[:count])
 
 

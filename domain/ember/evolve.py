@@ -35,19 +35,19 @@ def _without(cards: tuple[str, ...], gone: tuple[str, ...]) -> tuple[str, ...]:
 
 def _turn_card(state: Playing, card: str, **changes: Any) -> Playing:
     """The state with one card in play changed."""
-    wizards = tuple(
+    seats = tuple(
         replace(w, cards=tuple(replace(h, **changes) if h.card == card else h for h in w.cards))
-        for w in state.wizards
+        for w in state.seats
     )
-    return replace(state, wizards=wizards)
+    return replace(state, seats=seats)
 
 
 def _dealt(_: Undealt, e: ev.Dealt) -> Playing:
     """The table is set (E1, E2)."""
-    wizards = tuple(Wizard(hand=hand, tutor=tutor) for hand, tutor in zip(e.hands, e.tutors))
+    seats = tuple(Wizard(hand=hand, tutor=tutor) for hand, tutor in zip(e.hands, e.tutors))
     piles = tuple(part for dragon in DRAGONS.values() for part in dragon.parts)
     return Playing(names=e.names, call_at=e.call_at, turn_cap=e.turn_cap, first=e.first,
-                   wizards=wizards, deck=e.deck, pool=CREATURES, face_up=e.face_up, piles=piles,
+                   seats=seats, deck=e.deck, pool=CREATURES, face_up=e.face_up, piles=piles,
                    artifacts=e.artifacts, turn=e.first)
 
 
@@ -55,7 +55,7 @@ def _turn_began(s: Playing, e: ev.TurnBegan) -> Playing:
     """E5: the seat's non-Ready cards advance one step; its draw step is next."""
     mine = tuple(replace(held, used=False) if held.burned
                  else replace(held, turned=ADVANCED[held.turned], used=False)
-                 for held in s.wizards[e.seat].cards)
+                 for held in s.seats[e.seat].cards)
     state = with_wizard(s, e.seat, cards=mine)
     return replace(state, turn=e.seat, round=e.round, step="draw")
 
@@ -65,7 +65,7 @@ def _group_revealed(s: Playing, e: ev.GroupRevealed) -> Playing:
 
 
 def _cards_drawn(s: Playing, e: ev.CardsDrawn) -> Playing:
-    hand = s.wizards[e.seat].hand + e.cards
+    hand = s.seats[e.seat].hand + e.cards
     return replace(with_wizard(s, e.seat, hand=hand), deck=s.deck[len(e.cards):])
 
 
@@ -75,7 +75,7 @@ def _deck_reshuffled(s: Playing, e: ev.DeckReshuffled) -> Playing:
 
 def _discard(s: Playing, seat: int, cards: tuple[str, ...]) -> Playing:
     """Cards from a hand onto the Charred pile."""
-    state = with_wizard(s, seat, hand=_without(s.wizards[seat].hand, cards))
+    state = with_wizard(s, seat, hand=_without(s.seats[seat].hand, cards))
     return replace(state, charred=s.charred + cards)
 
 
@@ -94,11 +94,11 @@ def _conjured(s: Playing, e: ev.Conjured) -> Playing:
     state = replace(state, pool=tuple(c for c in s.pool if c != e.card),
                     piles=tuple(c for c in s.piles if c != e.card),
                     artifacts=tuple(c for c in s.artifacts if c != e.card), step="end")
-    for seat, wizard in enumerate(state.wizards):  # a Spectral moves on from its last host
+    for seat, wizard in enumerate(state.seats):  # a Spectral moves on from its last host
         if any(h.card == e.card for h in wizard.cards):
             state = with_wizard(state, seat, cards=tuple(h for h in wizard.cards
                                                          if h.card != e.card))
-    state = with_wizard(state, e.onto, cards=(*state.wizards[e.onto].cards, InPlay(card=e.card)))
+    state = with_wizard(state, e.onto, cards=(*state.seats[e.onto].cards, InPlay(card=e.card)))
     if CARDS[e.card].spectral:
         credit = (*(c for c in state.credit if c[0] != e.card), (e.card, e.seat))
         state = replace(state, credit=credit)
@@ -109,9 +109,9 @@ def _turn_ended(s: Playing, e: ev.TurnEnded) -> Playing:
     state = _discard(s, e.seat, e.discarded)
     call = state.call
     if e.called:
-        order = [(e.seat + k) % len(s.wizards) for k in range(1, len(s.wizards))]
+        order = [(e.seat + k) % len(s.seats) for k in range(1, len(s.seats))]
         call = Closing(caller=e.seat,
-                       final=tuple(seat for seat in order if not s.wizards[seat].conceded))
+                       final=tuple(seat for seat in order if not s.seats[seat].conceded))
     elif call is not None and e.seat in call.final:
         call = replace(call, final=tuple(seat for seat in call.final if seat != e.seat))
     return replace(state, call=call, step="end")
@@ -136,9 +136,9 @@ def _after_closing_go(s: Playing, seat: int, passed: bool = False) -> Playing:
 
 def _next_in(s: Playing, seat: int) -> int:
     """The next seat clockwise still in the match."""
-    count = len(s.wizards)
+    count = len(s.seats)
     return next((seat + k) % count for k in range(1, count + 1)
-                if not s.wizards[(seat + k) % count].conceded)
+                if not s.seats[(seat + k) % count].conceded)
 
 
 def _archmage_played(s: Playing, e: ev.ArchmagePlayed) -> Playing:
@@ -158,8 +158,8 @@ def _creature_regenerated(s: Playing, e: ev.CreatureRegenerated) -> Playing:
 
 
 def _cards_taken(s: Playing, e: ev.CardsTaken) -> Playing:
-    state = with_wizard(s, e.source, hand=_without(s.wizards[e.source].hand, e.cards))
-    state = with_wizard(state, e.seat, hand=state.wizards[e.seat].hand + e.cards)
+    state = with_wizard(s, e.source, hand=_without(s.seats[e.source].hand, e.cards))
+    state = with_wizard(state, e.seat, hand=state.seats[e.seat].hand + e.cards)
     return replace(state, draws=s.draws + 1)
 
 
@@ -168,7 +168,7 @@ def _cards_discarded(s: Playing, e: ev.CardsDiscarded) -> Playing:
 
 
 def _charred_taken(s: Playing, e: ev.CharredTaken) -> Playing:
-    state = with_wizard(s, e.seat, hand=s.wizards[e.seat].hand + e.cards)
+    state = with_wizard(s, e.seat, hand=s.seats[e.seat].hand + e.cards)
     return replace(state, charred=_without(s.charred, e.cards))
 
 

@@ -80,7 +80,7 @@ def next_turn(steps: Steps, seat: int) -> None:
 
 def _first_in(state: Playing) -> int:
     """The first player, or the next seat still in after it (its rounds count the turns)."""
-    if not state.wizards[state.first].conceded:
+    if not state.seats[state.first].conceded:
         return state.first
     return next_seat(state, state.first)
 
@@ -88,7 +88,7 @@ def _first_in(state: Playing) -> int:
 def _caller_or_next(state: Playing) -> int:
     """E9: the last round starts with the caller (or the next seat in, if it conceded)."""
     caller = state.call.caller if state.call is not None else None
-    if caller is None or state.wizards[caller].conceded:
+    if caller is None or state.seats[caller].conceded:
         return next_seat(state, state.first if caller is None else caller)
     return caller
 
@@ -110,9 +110,9 @@ def score(steps: Steps) -> None:
     """E9: tutors revealed, scores counted; a tie goes to the higher hand, still tied is shared."""
     state: Playing = steps.state
     seats = seats_in(state)
-    scores = tuple(final_score(state, seat) for seat in range(len(state.wizards)))
-    sums = tuple(hand_points(w.hand) for w in state.wizards)
+    scores = tuple(final_score(state, seat) for seat in range(len(state.seats)))
+    sums = tuple(hand_points(w.hand) for w in state.seats)
     best = max((scores[seat], sums[seat]) for seat in seats)
     winners = tuple(seat for seat in seats if (scores[seat], sums[seat]) == best)
-    steps.then(MatchEnded(tutors=tuple(w.tutor for w in state.wizards), scores=scores, sums=sums,
+    steps.then(MatchEnded(tutors=tuple(w.tutor for w in state.seats), scores=scores, sums=sums,
                           winners=winners))

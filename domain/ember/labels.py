@@ -58,7 +58,7 @@ def _ability(board: Any, command: UseAbility) -> str:
 
 def _target(board: Any, card: str) -> str:
     """A card in play as its owner's ('Bryn's Moss Vole'); it is a card the seat may see."""
-    for owner, wizard in enumerate(board.wizards):
+    for owner, wizard in enumerate(board.seats):
         if any(h.card == card for h in wizard.cards):
             return f"{board.names[owner]}'s {title(card)}"
     return title(card)

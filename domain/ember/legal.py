@@ -44,19 +44,19 @@ def may_act(state: State) -> tuple[int, ...]:
     waiting = to_act(state)
     if not isinstance(state, Playing) or closing(state):
         return waiting
-    others = [seat for seat in range(len(state.wizards))
+    others = [seat for seat in range(len(state.seats))
               if seat not in waiting and any_power(state, seat)]
     return tuple(sorted({*waiting, *others}))
 
 
 def any_power(state: Playing, seat: int) -> bool:
     """Whether the seat has any ability or Archmage it may use now."""
-    return not state.wizards[seat].conceded and bool(powers(state, seat))
+    return not state.seats[seat].conceded and bool(powers(state, seat))
 
 
 def legal_actions(state: State, seat: int) -> list[object]:
     """Every complete command the seat may send now, in a fixed order."""
-    if not isinstance(state, Playing) or state.wizards[seat].conceded:
+    if not isinstance(state, Playing) or state.seats[seat].conceded:
         return []
     if closing(state):
         return [*powers(state, seat), Pass()] if seat in to_act(state) else []
@@ -69,7 +69,7 @@ def turn_actions(state: Playing, seat: int) -> list[object]:
     actions: list[object] = []
     if state.step == "draw":
         actions += draws(state, seat)
-        if state.wizards[seat].hand:
+        if state.seats[seat].hand:
             actions.append(Refresh())
     if state.step in ("draw", "conjure"):
         actions += conjures(state, seat)
@@ -78,7 +78,7 @@ def turn_actions(state: Playing, seat: int) -> list[object]:
 
 def draws(state: Playing, seat: int) -> list[Draw]:
     """E7: below hand size a plain draw; at or above it, a recycle of each card held."""
-    hand = state.wizards[seat].hand
+    hand = state.seats[seat].hand
     if len(hand) < hand_size(state, seat):
         return [Draw()]
     return [Draw(recycle=card) for card in sorted({shown(card) for card in hand})]
@@ -87,7 +87,7 @@ def draws(state: Playing, seat: int) -> list[Draw]:
 def conjures(state: Playing, seat: int) -> list[Conjure]:
     """E3, E6: every card on offer with every handful that pays its cost (Spectrals onto each
     opponent; one in front of the seat onto any other)."""
-    hand = tuple(shown(card) for card in state.wizards[seat].hand)
+    hand = tuple(shown(card) for card in state.seats[seat].hand)
     found = []
     for card in offered_to(state, seat):
         paying = payments(cost_for(state, seat, card), hand)
@@ -98,7 +98,7 @@ def conjures(state: Playing, seat: int) -> list[Conjure]:
 
 def end_turns(state: Playing, seat: int) -> list[EndTurn]:
     """E7, E9: each way to discard down to hand size, with and without the Call if allowed."""
-    hand = sorted(shown(card) for card in state.wizards[seat].hand)
+    hand = sorted(shown(card) for card in state.seats[seat].hand)
     excess = max(0, len(hand) - hand_size(state, seat))
     discards = list(dict.fromkeys(combinations(hand, excess)))
     calls = [False, True] if may_call(state, seat) else [False]
@@ -113,7 +113,7 @@ def may_call(state: Playing, seat: int) -> bool:
 def powers(state: Playing, seat: int) -> list[object]:
     """E6, E8: every ability of the seat's Ready cards, each aim, and each Archmage play."""
     found: list[object] = []
-    for held in state.wizards[seat].cards:
+    for held in state.seats[seat].cards:
         if not working(held):
             continue
         info = CARDS[held.card]
@@ -133,10 +133,10 @@ def powers(state: Playing, seat: int) -> list[object]:
 def archmage_plays(state: Playing, seat: int) -> list[PlayArchmage]:
     """E8: with an Archmage in hand: advance one of your creatures to Ready, burn any creature
     in play (EH3: not one behind an opponent's ward) or regenerate one (EH7: one of yours)."""
-    if not any(shown(card) == ARCHMAGE for card in state.wizards[seat].hand):
+    if not any(shown(card) == ARCHMAGE for card in state.seats[seat].hand):
         return []
     plays = []
-    for owner, wizard in enumerate(state.wizards):
+    for owner, wizard in enumerate(state.seats):
         for held in wizard.cards:
             if CARDS[held.card].kind == "artifact" or wizard.conceded:
                 continue

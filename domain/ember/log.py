@@ -95,8 +95,8 @@ def _turn_ended(b: Playing, e: ev.TurnEnded) -> list[LogEntry]:
 def _aimed(b: Playing, target: str | None, seat: int | None) -> str:
     """' on Bryn's Gust Finch', ' on Bryn', or nothing; a Burned card is not named (E11)."""
     if target is not None:
-        owner = next(o for o, w in enumerate(b.wizards) if any(h.card == target for h in w.cards))
-        held = next(h for h in b.wizards[owner].cards if h.card == target)
+        owner = next(o for o, w in enumerate(b.seats) if any(h.card == target for h in w.cards))
+        held = next(h for h in b.seats[owner].cards if h.card == target)
         if held.burned:
             return f" on a Burned card of {b.names[owner]}'s"
         return f" on {b.names[owner]}'s {title(target)}"

@@ -82,7 +82,7 @@ class EmberView(msgspec.Struct, tag="ember", frozen=True, kw_only=True):
     face_down_groups: tuple[int, ...]
     dragon_piles: tuple[EmberOfferView, ...]
     artifacts: tuple[EmberOfferView, ...]
-    wizards: tuple[EmberWizardView, ...]
+    seats: tuple[EmberWizardView, ...]
     hand: tuple[str, ...]
     charred: tuple[str, ...]
     deck_size: int
@@ -109,7 +109,7 @@ def _card(held: InPlay, owner: int, seat: int | None, over: bool) -> EmberCardVi
 
 def _wizard(board: Playing, owner: int, seat: int | None, over: bool) -> EmberWizardView:
     """One seat's public side, its tutor shown to itself (to all once it is over)."""
-    wizard = board.wizards[owner]
+    wizard = board.seats[owner]
     return EmberWizardView(
         seat=owner, name=board.names[owner], you=owner == seat, conceded=wizard.conceded,
         vp=vp(board, owner), cards_in_hand=len(wizard.hand), hand_size=hand_size(board, owner),
@@ -121,7 +121,7 @@ def observe(state: State, seat: int | None) -> EmberView:
     """The view of one seat (None for a spectator)."""
     over = isinstance(state, Finished)
     board = state.board if isinstance(state, Finished) else state
-    hand = board.wizards[seat].hand if seat is not None else ()
+    hand = board.seats[seat].hand if seat is not None else ()
     return EmberView(
         you=seat, call_at=board.call_at, turn_cap=board.turn_cap, round=board.round,
         turn=board.turn, step=board.step, face_up_to=board.face_up,
@@ -130,7 +130,7 @@ def observe(state: State, seat: int | None) -> EmberView:
                                        if CARDS[c].group > board.face_up})),
         dragon_piles=tuple(_offer(c) for c in board.piles),
         artifacts=tuple(_offer(c) for c in board.artifacts),
-        wizards=tuple(_wizard(board, o, seat, over) for o in range(len(board.wizards))),
+        seats=tuple(_wizard(board, o, seat, over) for o in range(len(board.seats))),
         hand=tuple(sorted(shown(card) for card in hand)),
         charred=tuple(shown(card) for card in board.charred), deck_size=len(board.deck),
         call=_call(board), to_act=to_act(state), may_act=may_act(state),

@@ -45,9 +45,9 @@ def decide_steps(state: State, seat: int, command: Command, rng: Rng) -> Steps:
         raise WrongPhase("the match is over")
     if not isinstance(state, Playing):
         raise WrongPhase("nothing has been dealt yet")
-    if not 0 <= seat < len(state.wizards):
+    if not 0 <= seat < len(state.seats):
         raise RuleViolation(f"there is no seat {seat}")
-    if state.wizards[seat].conceded:
+    if state.seats[seat].conceded:
         raise NotYourTurn("you have conceded this match")
     steps = steps_from(state)
     match command:
@@ -95,7 +95,7 @@ def take_turn_step(steps: Steps, seat: int, command: object, rng: Rng) -> None:
 
 def held_ids(state: Playing, seat: int, names: tuple[str, ...], what: str) -> tuple[str, ...]:
     """The card ids in the seat's hand for the shown names (each once), or a RuleViolation."""
-    hand = list(state.wizards[seat].hand)
+    hand = list(state.seats[seat].hand)
     ids = []
     for name in names:
         card = next((c for c in hand if shown(c) == name), None)
@@ -112,7 +112,7 @@ def take_draw(steps: Steps, seat: int, command: Draw, rng: Rng) -> None:
     state: Playing = steps.state
     if state.step != "draw":
         raise WrongPhase("you have already drawn, refreshed or conjured this turn")
-    at_size = len(state.wizards[seat].hand) >= hand_size(state, seat)
+    at_size = len(state.seats[seat].hand) >= hand_size(state, seat)
     if at_size and command.recycle is None:
         raise RuleViolation("your hand is at its size: recycle a card to draw")
     if not at_size and command.recycle is not None:
@@ -129,7 +129,7 @@ def refresh(steps: Steps, seat: int, rng: Rng) -> None:
     state: Playing = steps.state
     if state.step != "draw":
         raise WrongPhase("a Refresh takes the draw step: you have already drawn or conjured")
-    hand = state.wizards[seat].hand
+    hand = state.seats[seat].hand
     if not hand:
         raise RuleViolation("your hand is empty: there is nothing to refresh")
     steps.then(HandRefreshed(seat=seat, cards=hand))
@@ -170,7 +170,7 @@ def check_onto(state: Playing, seat: int, command: Conjure) -> int:
 def end_turn(steps: Steps, seat: int, command: EndTurn) -> None:
     """E7, E9: discard down to hand size, perhaps make the Call, and the next turn begins."""
     state: Playing = steps.state
-    excess = max(0, len(state.wizards[seat].hand) - hand_size(state, seat))
+    excess = max(0, len(state.seats[seat].hand) - hand_size(state, seat))
     if len(command.discard) != excess:
         raise RuleViolation(f"discard exactly {excess} card(s) to end your turn at hand size")
     discarded = held_ids(state, seat, command.discard, "discard")
@@ -198,7 +198,7 @@ def use_power(steps: Steps, seat: int, command: object, rng: Rng) -> None:
 def use_ability(steps: Steps, seat: int, command: UseAbility, rng: Rng) -> None:
     """E6, E8: exhaust a Ready card (or Drain an artifact) and carry out its ability."""
     state: Playing = steps.state
-    held = next((h for h in state.wizards[seat].cards if h.card == command.card), None)
+    held = next((h for h in state.seats[seat].cards if h.card == command.card), None)
     if held is None:
         raise RuleViolation(f"you have no {command.card!r} in play")
     if not working(held):
@@ -229,14 +229,14 @@ def power_of(state: Playing, seat: int, command: UseAbility) -> Ability:
 
 def _all_parts(state: Playing, seat: int, dragon: str) -> bool:
     """Whether all three parts of a dragon lie in front of the seat."""
-    mine = {h.card for h in state.wizards[seat].cards}
+    mine = {h.card for h in state.seats[seat].cards}
     return set(DRAGONS[dragon].parts) <= mine
 
 
 def play_archmage(steps: Steps, seat: int, command: PlayArchmage) -> None:
     """E8: an Archmage from hand to the Charred pile, for one effect on one creature."""
     state: Playing = steps.state
-    archmage = next((c for c in state.wizards[seat].hand if shown(c) == ARCHMAGE), None)
+    archmage = next((c for c in state.seats[seat].hand if shown(c) == ARCHMAGE), None)
     if archmage is None:
         raise RuleViolation("you hold no Archmage")
     if command not in archmage_plays(state, seat):

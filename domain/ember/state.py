@@ -48,7 +48,7 @@ class Closing(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Playing(msgspec.Struct, frozen=True, kw_only=True):
-    """The match in play: the wizards, the draw deck, the Charred pile, the Pool and whose turn.
+    """The match in play: the seats, the draw deck, the Charred pile, the Pool and whose turn.
 
     ``credit`` gives, for each Spectral in play, the seat holding its VP tokens; ``draws`` counts
     the random draws made (reshuffles, cards taken at random), keying each one's stream.
@@ -58,7 +58,7 @@ class Playing(msgspec.Struct, frozen=True, kw_only=True):
     call_at: int
     turn_cap: int
     first: int
-    wizards: tuple[Wizard, ...]
+    seats: tuple[Wizard, ...]
     deck: tuple[str, ...]
     charred: tuple[str, ...] = ()
     pool: tuple[str, ...]
@@ -87,14 +87,14 @@ State = Playing | Finished
 
 def with_wizard(state: Playing, seat: int, **changes: Any) -> Playing:
     """The state with one seat's fields changed."""
-    wizards = list(state.wizards)
-    wizards[seat] = msgspec.structs.replace(wizards[seat], **changes)
-    return msgspec.structs.replace(state, wizards=tuple(wizards))
+    seats = list(state.seats)
+    seats[seat] = msgspec.structs.replace(seats[seat], **changes)
+    return msgspec.structs.replace(state, seats=tuple(seats))
 
 
 def owner_of(state: Playing, card: str) -> int | None:
     """The seat a card in play lies in front of, or None."""
-    for seat, wizard in enumerate(state.wizards):
+    for seat, wizard in enumerate(state.seats):
         if any(held.card == card for held in wizard.cards):
             return seat
     return None
@@ -102,7 +102,7 @@ def owner_of(state: Playing, card: str) -> int | None:
 
 def in_play(state: Playing, card: str) -> InPlay | None:
     """A card in play, with its orientation, or None."""
-    for wizard in state.wizards:
+    for wizard in state.seats:
         for held in wizard.cards:
             if held.card == card:
                 return held
@@ -111,14 +111,14 @@ def in_play(state: Playing, card: str) -> InPlay | None:
 
 def seats_in(state: Playing) -> tuple[int, ...]:
     """Seats that have not conceded, in seat order."""
-    return tuple(seat for seat, wizard in enumerate(state.wizards) if not wizard.conceded)
+    return tuple(seat for seat, wizard in enumerate(state.seats) if not wizard.conceded)
 
 
 def next_seat(state: Playing, seat: int) -> int:
     """The next seat clockwise that has not conceded (the seat itself if it is the last)."""
-    count = len(state.wizards)
+    count = len(state.seats)
     for step in range(1, count + 1):
         other = (seat + step) % count
-        if not state.wizards[other].conceded:
+        if not state.seats[other].conceded:
             return other
     return seat

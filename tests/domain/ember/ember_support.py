@@ -43,21 +43,21 @@ class Table(PracticeTable):
                     piles=tuple(c for c in s.piles if c != card),
                     artifacts=tuple(c for c in s.artifacts if c != card))
         held = InPlay(card=card, turned=turned, burned=burned)  # type: ignore[arg-type]
-        self._set(with_wizard(s, seat, cards=(*s.wizards[seat].cards, held)))
+        self._set(with_wizard(s, seat, cards=(*s.seats[seat].cards, held)))
 
     def _take(self, s: Playing, cards: tuple[str, ...]) -> Playing:
         """The state with these wizard cards lifted from wherever they lie."""
         gone = set(cards)
         s = replace(s, deck=tuple(c for c in s.deck if c not in gone),
                     charred=tuple(c for c in s.charred if c not in gone))
-        for seat, wizard in enumerate(s.wizards):
+        for seat, wizard in enumerate(s.seats):
             s = with_wizard(s, seat, hand=tuple(c for c in wizard.hand if c not in gone))
         return s
 
     def give(self, seat: int, *cards: str) -> None:
         """Given: the seat's hand is exactly these cards (its old hand goes under the deck)."""
         s = self.board
-        old = tuple(c for c in s.wizards[seat].hand if c not in cards)
+        old = tuple(c for c in s.seats[seat].hand if c not in cards)
         s = self._take(s, cards)
         s = with_wizard(s, seat, hand=tuple(cards))
         self._set(replace(s, deck=(*s.deck, *old)))
@@ -74,13 +74,13 @@ class Table(PracticeTable):
 
     def held(self, card: str) -> InPlay:
         """A card in play, with its orientation."""
-        return next(h for w in self.board.wizards for h in w.cards if h.card == card)
+        return next(h for w in self.board.seats for h in w.cards if h.card == card)
 
     def hand(self, seat: int) -> tuple[str, ...]:
         """A seat's hand, as card ids."""
-        return self.board.wizards[seat].hand
+        return self.board.seats[seat].hand
 
     def wizard_cards(self) -> list[str]:
         """Every wizard card in the deck, the Charred pile and the hands."""
         s = self.board
-        return [*s.deck, *s.charred, *(c for w in s.wizards for c in w.hand)]
+        return [*s.deck, *s.charred, *(c for w in s.seats for c in w.hand)]

@@ -112,7 +112,7 @@ def check_discard(table: Table, card: str, power: str, ability: Ability) -> None
 
 def table_cards(table: Table) -> list[str]:
     """Every card in play."""
-    return [h.card for w in table.board.wizards for h in w.cards]
+    return [h.card for w in table.board.seats for h in w.cards]
 
 
 CHECKS: dict[str, Callable[[Table, str, str, Ability], None]] = {

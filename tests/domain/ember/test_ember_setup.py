@@ -16,7 +16,7 @@ from tests.domain.ember.ember_support import Table
 
 def end(table: Table, seat: int) -> None:
     """The seat ends its turn at once (discarding the first cards it must)."""
-    hand = sorted(table.board.wizards[seat].hand)
+    hand = sorted(table.board.seats[seat].hand)
     excess = max(0, len(hand) - 5)
     table.send(seat, EndTurn(discard=tuple(hand[:excess])))
 
@@ -24,7 +24,7 @@ def end(table: Table, seat: int) -> None:
 @pytest.mark.parametrize("seats", [2, 3, 4, 5])
 def test_e1_five_cards_each_from_the_55_and_the_rest_is_the_draw_deck(seats):
     table = Table(seats=seats)
-    assert all(len(w.hand) == 5 for w in table.board.wizards)
+    assert all(len(w.hand) == 5 for w in table.board.seats)
     assert len(table.board.deck) == 55 - 5 * seats
     assert Counter(table.wizard_cards()) == Counter(WIZARD_CARDS)
 
@@ -33,7 +33,7 @@ def test_e1_five_cards_each_from_the_55_and_the_rest_is_the_draw_deck(seats):
 def test_e2_three_artifacts_dealt_and_a_different_tutor_for_each_seat(seats):
     table = Table(seats=seats)
     assert len(table.board.artifacts) == len(set(table.board.artifacts)) == 3
-    tutors = [w.tutor for w in table.board.wizards]
+    tutors = [w.tutor for w in table.board.seats]
     assert len(set(tutors)) == seats
 
 

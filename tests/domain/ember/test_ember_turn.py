@@ -123,7 +123,7 @@ def test_e2_a_spectral_goes_onto_an_opponent_who_loses_its_vp_while_the_conjurer
                    for a in table.legal(0) if isinstance(a, Conjure))
     table.send(0, Conjure(card="wisp_of_regret", paid=("air-1", "air-5", "air-9"), onto=2))
     assert (vp(table.board, 0), vp(table.board, 2)) == (3, -3)
-    assert table.held("wisp_of_regret") in table.board.wizards[2].cards
+    assert table.held("wisp_of_regret") in table.board.seats[2].cards
 
 
 def test_e2_a_spectrals_host_may_conjure_it_on_and_the_tokens_move_to_the_new_conjurer():

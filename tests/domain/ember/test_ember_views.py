@@ -20,15 +20,15 @@ from tests.domain.ember.ember_support import Table
 def test_e11_a_seat_sees_its_own_hand_and_tutor_and_only_the_sizes_of_others():
     table = Table(seats=3, tutors=["artificer", "dragon_sage", "tutor_of_flame"])
     view = table.view(1)
-    assert len(view.hand) == 5 and view.wizards[1].tutor == "dragon_sage"
-    assert view.wizards[0].tutor is None and view.wizards[0].cards_in_hand == 5
+    assert len(view.hand) == 5 and view.seats[1].tutor == "dragon_sage"
+    assert view.seats[0].tutor is None and view.seats[0].cards_in_hand == 5
     assert table.view(None).hand == () and table.view(None).legal_actions == ()
 
 
 def test_e11_a_burned_card_is_face_down_to_all_but_its_owner():
     table = Table()
     table.place(0, "starfall_serpent", burned=True)
-    mine, theirs = table.view(0).wizards[0].cards[0], table.view(1).wizards[0].cards[0]
+    mine, theirs = table.view(0).seats[0].cards[0], table.view(1).seats[0].cards[0]
     assert mine.card == "starfall_serpent" and mine.burned
     assert theirs.card is None and theirs.name is None and theirs.burned
     assert "starfall_serpent" in secrets(table.state, 1)
@@ -71,7 +71,7 @@ def test_e11_tutors_are_revealed_at_the_end():
         table.send(1, EndTurn())
     table.send(0, Pass())
     table.send(1, Pass())
-    assert table.view(None).wizards[1].tutor == "dragon_sage"
+    assert table.view(None).seats[1].tutor == "dragon_sage"
     assert "Bryn reveals the Dragon Sage: 0 VP (hand worth" in table.lines(None)[-2]
 
 
