@@ -51,9 +51,9 @@ def worth(view: EmberView, action: object) -> float:
         case UseAbility():
             return ability_worth(view, action)
         case Draw(recycle=None):
-            return 60
+            return 150  # a free card first: it can only widen the conjures on offer
         case Draw():
-            return 55 - keep_value(view.hand, action.recycle or "")
+            return 50 - keep_value(view.hand, action.recycle or "")
         case Refresh():
             return 1
         case EndTurn():
@@ -84,7 +84,7 @@ def ability_worth(view: EmberView, action: UseAbility) -> float:
     if action.power == "drain":
         return 2 + bonus if view.round > view.turn_cap // 2 else -1
     if action.target is not None and _owner(view, action.target) == view.you:
-        return 3  # a regeneration of its own
+        return 75  # a regeneration of its own
     return 70 + bonus if view.call is None else 5 + bonus
 
 

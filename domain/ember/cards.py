@@ -46,7 +46,6 @@ class WizardSet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
 
     rule: SetRuleName
     size: int
-    tier: int
     text: str
 
 

@@ -43,11 +43,6 @@ def _run(numbers: list[int | None], size: int) -> bool:
     return len(set(known)) == len(known) and (not known or max(known) - min(known) < size)
 
 
-def tier_of(cost: tuple[Need, ...]) -> int:
-    """How hard a cost is to gather (E3): its sets' tiers, plus one per set beyond the first."""
-    return sum(SETS[need.set].tier for need in cost) + len(cost) - 1
-
-
 def size_of(cost: tuple[Need, ...]) -> int:
     """How many wizard cards a cost takes."""
     return sum(SETS[need.set].size for need in cost)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from domain.ember.cards import ARTIFACTS, CARDS, CREATURES, DRAGONS, SETS, TUTORS, Ability
 from domain.ember.cards import cost_text as _cost
-from domain.ember.costs import tier_of
+from tests.domain.ember.odds import odds
 
 PAGE = Path(__file__).resolve().parents[3] / "docs" / "rules" / "ember.md"
 BEGIN, END = "<!-- card set: begin (generated) -->", "<!-- card set: end -->"
@@ -46,14 +46,17 @@ def _score(ability: Ability) -> str:
 
 def cards_markdown() -> str:
     """The whole card set as markdown tables."""
-    lines = ["### Named sets (E3)", "", "| set | cards | tier |", "|---|---|---|"]
-    lines += [f"| {name} | {s.text} | {s.tier} |" for name, s in SETS.items()]
+    lines = ["### Named sets (E3)", "", "| set | cards |", "|---|---|"]
+    lines += [f"| {name} | {s.text} |" for name, s in SETS.items()]
     lines += ["", "### The Pool: 39 creatures (E2)", "",
-              "| VP | creature | element | cost (tier) | ability |", "|---|---|---|---|---|"]
+              "A cost's share is how many random five-card hands pay it "
+              "(tests/domain/ember/odds.py).", "",
+              "| VP | creature | element | cost (share of hands) | ability |",
+              "|---|---|---|---|---|"]
     for card in sorted((CARDS[c] for c in CREATURES), key=lambda c: (c.group, c.id)):
         name = f"{card.name} (Spectral)" if card.spectral else card.name
         lines.append(f"| {card.vp} | {name} | {card.element} | {_cost(card.cost)} "
-                     f"({tier_of(card.cost)}) | {says(card.abilities[0])} |")
+                     f"({100 * odds(card.cost):.1f}%) | {says(card.abilities[0])} |")
     lines += ["", "### The Elemental Dragons (E2)", "",
               "| dragon | part | VP | full cost | ability |", "|---|---|---|---|---|"]
     for dragon in DRAGONS.values():

@@ -15,8 +15,9 @@ from domain.ember.cards import (
     TUTORS,
     WIZARD_CARDS,
 )
-from domain.ember.costs import size_of, tier_of
+from domain.ember.costs import size_of
 from domain.ember.effects import EXHAUST_EFFECTS, ONGOING_EFFECTS
+from tests.domain.ember.odds import odds
 
 
 def test_e1_the_draw_deck_is_52_numbered_wizard_cards_and_three_archmages():
@@ -63,14 +64,17 @@ def test_e3_every_cost_names_the_defined_sets_and_fits_a_hand():
         assert size_of(card.cost) <= 5, card.id
 
 
-def test_e3_costs_grow_with_vp_each_groups_cheapest_and_dearest_never_below_the_last():
-    """A cost's tier (costs.tier_of) is how hard it is to gather; going up the Pool, neither a
-    group's cheapest nor its dearest cost is ever easier than the group's below."""
-    tiers = [[tier_of(CARDS[c].cost) for c in CREATURES if CARDS[c].group == vp]
-             for vp in range(1, 14)]
-    assert [min(t) for t in tiers] == sorted(min(t) for t in tiers)
-    assert [max(t) for t in tiers] == sorted(max(t) for t in tiers)
-    assert min(tiers[-1]) > max(tiers[0])
+def test_e3_costs_grow_with_vp_each_groups_cost_rarer_in_a_hand_than_the_group_belows():
+    """The three creatures of a group share one cost; going up the Pool each group's cost is
+    paid by fewer random five-card hands than the cost below (tests/domain/ember/odds.py)."""
+    costs = []
+    for vp in range(1, 14):
+        group = {CARDS[c].cost for c in CREATURES if CARDS[c].group == vp}
+        assert len(group) == 1, vp
+        costs.append(group.pop())
+    chances = [odds(cost) for cost in costs]
+    assert chances == sorted(chances, reverse=True)
+    assert len(set(costs)) == 13 and chances[-1] < chances[0] / 20
 
 
 def test_e4_every_creature_dragon_part_and_artifact_has_an_ability_of_the_vocabulary():

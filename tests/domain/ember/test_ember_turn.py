@@ -118,21 +118,21 @@ def test_e5_a_burned_creature_scores_nothing_and_has_no_ability():
 
 def test_e2_a_spectral_goes_onto_an_opponent_who_loses_its_vp_while_the_conjurer_gains_it():
     table = Table(seats=3)
-    table.give(0, "air-1", "air-5", "air-9", "fire-2")
+    table.give(0, "air-1", "fire-2", "water-3", "earth-9")
     assert not any(a.card == "wisp_of_regret" and a.onto in (None, 0)
                    for a in table.legal(0) if isinstance(a, Conjure))
-    table.send(0, Conjure(card="wisp_of_regret", paid=("air-1", "air-5", "air-9"), onto=2))
+    table.send(0, Conjure(card="wisp_of_regret", paid=("air-1", "fire-2", "water-3"), onto=2))
     assert (vp(table.board, 0), vp(table.board, 2)) == (3, -3)
     assert table.held("wisp_of_regret") in table.board.seats[2].cards
 
 
 def test_e2_a_spectrals_host_may_conjure_it_on_and_the_tokens_move_to_the_new_conjurer():
     table = Table(seats=3)
-    table.give(0, "air-1", "air-5", "air-9")
-    table.send(0, Conjure(card="wisp_of_regret", paid=("air-1", "air-5", "air-9"), onto=1))
+    table.give(0, "air-1", "fire-2", "water-3")
+    table.send(0, Conjure(card="wisp_of_regret", paid=("air-1", "fire-2", "water-3"), onto=1))
     table.send(0, EndTurn())
-    table.give(1, "water-2", "water-6", "water-10")
-    table.send(1, Conjure(card="wisp_of_regret", paid=("water-10", "water-2", "water-6"), onto=2))
+    table.give(1, "water-6", "earth-7", "fire-8")
+    table.send(1, Conjure(card="wisp_of_regret", paid=("earth-7", "fire-8", "water-6"), onto=2))
     assert [vp(table.board, s) for s in range(3)] == [0, 3, -3]
     assert table.board.credit == (("wisp_of_regret", 1),)
 
