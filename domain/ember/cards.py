@@ -99,19 +99,56 @@ class Tutor(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class _Part(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A dragon part as cards.toml writes it."""
+
     vp: int
     cost: list[str]
     ability: Ability
+
+
+class _Creature(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A creature as cards.toml writes it."""
+
+    id: str
+    name: str
+    vp: int
+    element: str
+    cost: list[str]
+    ability: Ability
+    spectral: bool = False
+
+
+class _Dragon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A dragon as cards.toml writes it."""
+
+    id: str
+    name: str
+    element: str
+    legendary: Ability
+    tail: _Part
+    body: _Part
+    head: _Part
+
+
+class _Artifact(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An artifact as cards.toml writes it."""
+
+    id: str
+    name: str
+    cost: list[str]
+    ongoing: Ability
+    exhaust: Ability
+    drain: Ability
 
 
 class _Raw(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """cards.toml as written."""
 
     sets: dict[str, WizardSet]
-    creature: list[dict[str, object]]
-    dragon: list[dict[str, object]]
-    artifact: list[dict[str, object]]
-    tutor: list[dict[str, object]]
+    creature: list[_Creature]
+    dragon: list[_Dragon]
+    artifact: list[_Artifact]
+    tutor: list[Tutor]
 
 
 class CardSet(msgspec.Struct, frozen=True, kw_only=True):
@@ -134,35 +171,29 @@ def _needs(names: list[str], sets: dict[str, WizardSet]) -> tuple[Need, ...]:
     return tuple(needs)
 
 
-def _creature(raw: dict[str, object], sets: dict[str, WizardSet]) -> Card:
+def _creature(raw: _Creature, sets: dict[str, WizardSet]) -> Card:
     """A creature record."""
-    ability = msgspec.convert(raw["ability"], Ability)
-    return Card(id=str(raw["id"]), name=str(raw["name"]), kind="creature", vp=int(raw["vp"]),
-                cost=_needs(list(raw["cost"]), sets), abilities=(ability,),  # type: ignore[call-overload]
-                element=str(raw["element"]), spectral=bool(raw.get("spectral", False)))
+    return Card(id=raw.id, name=raw.name, kind="creature", vp=raw.vp,
+                cost=_needs(raw.cost, sets), abilities=(raw.ability,), element=raw.element,
+                spectral=raw.spectral)
 
 
-def _dragon(raw: dict[str, object], sets: dict[str, WizardSet]) -> tuple[Dragon, list[Card]]:
+def _dragon(raw: _Dragon, sets: dict[str, WizardSet]) -> tuple[Dragon, list[Card]]:
     """A dragon and its three part records."""
-    dragon_id, name, element = str(raw["id"]), str(raw["name"]), str(raw["element"])
-    cards = []
-    for number, part in enumerate(PARTS, start=1):
-        body = msgspec.convert(raw[part], _Part)
-        cards.append(Card(id=f"{dragon_id}_{part}", name=f"{part.title()} of {name}",
-                          kind="dragon", vp=body.vp, cost=_needs(body.cost, sets),
-                          abilities=(body.ability,), element=element, dragon=dragon_id,
-                          part=number))
-    legendary = msgspec.convert(raw["legendary"], Ability)
+    cards = [Card(id=f"{raw.id}_{part}", name=f"{part.title()} of {raw.name}", kind="dragon",
+                  vp=body.vp, cost=_needs(body.cost, sets), abilities=(body.ability,),
+                  element=raw.element, dragon=raw.id, part=number)
+             for number, (part, body) in enumerate(zip(PARTS, (raw.tail, raw.body, raw.head)),
+                                                   start=1)]
     parts = (cards[0].id, cards[1].id, cards[2].id)
-    return Dragon(id=dragon_id, name=name, element=element, legendary=legendary,
+    return Dragon(id=raw.id, name=raw.name, element=raw.element, legendary=raw.legendary,
                   parts=parts), cards
 
 
-def _artifact(raw: dict[str, object], sets: dict[str, WizardSet]) -> Card:
+def _artifact(raw: _Artifact, sets: dict[str, WizardSet]) -> Card:
     """An artifact record: ongoing, exhaust and drain abilities, 0 VP (E6)."""
-    abilities = tuple(msgspec.convert(raw[k], Ability) for k in ("ongoing", "exhaust", "drain"))
-    return Card(id=str(raw["id"]), name=str(raw["name"]), kind="artifact", vp=0,
-                cost=_needs(list(raw["cost"]), sets), abilities=abilities)  # type: ignore[call-overload]
+    return Card(id=raw.id, name=raw.name, kind="artifact", vp=0, cost=_needs(raw.cost, sets),
+                abilities=(raw.ongoing, raw.exhaust, raw.drain))
 
 
 @functools.cache
@@ -171,19 +202,13 @@ def card_set() -> CardSet:
     raw = msgspec.convert(tomllib.loads(CARD_FILE.read_text("utf-8")), _Raw)
     cards: dict[str, Card] = {}
     dragons: dict[str, Dragon] = {}
-    for entry in raw.creature:
-        card = _creature(entry, raw.sets)
-        cards[card.id] = card
+    cards.update((c.id, _creature(c, raw.sets)) for c in raw.creature)
     for entry in raw.dragon:
         dragon, parts = _dragon(entry, raw.sets)
         dragons[dragon.id] = dragon
         cards.update((part.id, part) for part in parts)
-    for entry in raw.artifact:
-        card = _artifact(entry, raw.sets)
-        cards[card.id] = card
-    tutors = {str(t["id"]): Tutor(id=str(t["id"]), name=str(t["name"]),
-                                  ability=msgspec.convert(t["ability"], Ability))
-              for t in raw.tutor}
+    cards.update((a.id, _artifact(a, raw.sets)) for a in raw.artifact)
+    tutors = {tutor.id: tutor for tutor in raw.tutor}
     return CardSet(sets=raw.sets, cards=cards, dragons=dragons, tutors=tutors)
 
 

@@ -19,12 +19,13 @@ from domain.ember.events import (
     CharredTaken,
     CreatureBurned,
     CreatureRegenerated,
+    Turned,
 )
 from domain.ember.flow import draw
 from domain.ember.state import InPlay, Playing
 
 Aim = tuple[str | None, int | None]  # (a card in play, a seat): what an ability is aimed at
-STEPS = ("exhausted", "recovering", "ready")
+STEPS: tuple[Turned, Turned, Turned] = ("exhausted", "recovering", "ready")
 NO_AIM: list[Aim] = [(None, None)]
 
 

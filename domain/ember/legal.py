@@ -11,6 +11,7 @@ from itertools import combinations
 from domain.ember.board import cost_for, hand_size, has_legendary, offered_to, vp, warded, working
 from domain.ember.cards import ARCHMAGE, CARDS, DRAGONS, shown
 from domain.ember.commands import (
+    Command,
     Conjure,
     Draw,
     EndTurn,
@@ -54,7 +55,7 @@ def any_power(state: Playing, seat: int) -> bool:
     return not state.seats[seat].conceded and bool(powers(state, seat))
 
 
-def legal_actions(state: State, seat: int) -> list[object]:
+def legal_actions(state: State, seat: int) -> list[Command]:
     """Every complete command the seat may send now, in a fixed order."""
     if not isinstance(state, Playing) or state.seats[seat].conceded:
         return []
@@ -64,9 +65,9 @@ def legal_actions(state: State, seat: int) -> list[object]:
     return [*mine, *powers(state, seat)]
 
 
-def turn_actions(state: Playing, seat: int) -> list[object]:
+def turn_actions(state: Playing, seat: int) -> list[Command]:
     """E7, E9: the turn's steps open to the seat whose turn it is."""
-    actions: list[object] = []
+    actions: list[Command] = []
     if state.step == "draw":
         actions += draws(state, seat)
         if state.seats[seat].hand:
@@ -110,9 +111,9 @@ def may_call(state: Playing, seat: int) -> bool:
     return state.call is None and vp(state, seat) >= state.call_at
 
 
-def powers(state: Playing, seat: int) -> list[object]:
+def powers(state: Playing, seat: int) -> list[Command]:
     """E6, E8: every ability of the seat's Ready cards, each aim, and each Archmage play."""
-    found: list[object] = []
+    found: list[Command] = []
     for held in state.seats[seat].cards:
         if not working(held):
             continue
