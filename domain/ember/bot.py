@@ -1,5 +1,5 @@
 """Ember's keeper bot: it keeps the cards that make sets, conjures the most VP it can, aims its
-abilities at the leader and makes the Call when it leads (docs/rules/ember.md, "Bots").
+abilities at the leader and makes the Call when well ahead (docs/rules/ember.md, "Bots").
 
 It decides from its seat's view only. Every game also has the random bot (domain.core.bots).
 """
@@ -14,6 +14,7 @@ from domain.ember.commands import Conjure, Draw, EndTurn, Pass, PlayArchmage, Re
 from domain.ember.observer import EmberView
 
 ARTIFACT_WORTH = 3
+CALL_LEAD = 8  # it makes the Call only this far ahead: a Call ends the match for everyone
 HELPFUL = {"draw", "scavenge", "advance", "steal", "discard", "burn", "regress", "regenerate"}
 
 
@@ -67,12 +68,12 @@ def worth(view: EmberView, action: object) -> float:
 
 
 def conjure_worth(view: EmberView, action: Conjure) -> float:
-    """The VP a conjure brings (a Spectral's tokens and the leader's loss), less the Archmages
-    it spends."""
+    """The VP a conjure brings (a Spectral as much as its group's creatures, if it goes onto the
+    leader), less the Archmages it spends."""
     info = CARDS[action.card]
     gain = ARTIFACT_WORTH if info.kind == "artifact" else abs(info.vp)
-    if info.spectral:
-        gain = 2 * abs(info.vp) + (2 if action.onto == leader(view) else 0)
+    if info.spectral and action.onto != leader(view):
+        gain -= 0.5
     return gain - 2 * action.paid.count(ARCHMAGE)
 
 
@@ -89,11 +90,11 @@ def ability_worth(view: EmberView, action: UseAbility) -> float:
 
 
 def end_worth(view: EmberView, action: EndTurn) -> float:
-    """Ending the turn: keep the cards that make sets; make the Call when leading."""
+    """Ending the turn: keep the cards that make sets; make the Call when well ahead."""
     lost = sum(keep_value(view.hand, card) for card in action.discard)
     mine = next(w.vp for w in view.seats if w.you)
     best_other = max((w.vp for w in view.seats if not w.you), default=0)
-    call = (30 if mine > best_other else -30) if action.call else 0
+    call = (30 if mine >= best_other + CALL_LEAD else -30) if action.call else 0
     return 10 - lost + call
 
 
