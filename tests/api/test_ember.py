@@ -4,15 +4,13 @@ the export verified offline."""
 from __future__ import annotations
 
 import asyncio
-import json
 import random
-import sys
 from collections import Counter
 
 import httpx
 import pytest
 
-from tests.api.players import Player, seated_match
+from tests.api.players import Player, seated_match, verified_offline
 
 NAMES = ["Ash", "Bryn", "Cato", "Dell", "Esme"]
 OPTIONS = {"call_at": 20, "turn_cap": 10}
@@ -69,10 +67,4 @@ async def test_five_clients_use_abilities_off_turn_at_once_and_the_match_ends_an
         export = (await client.get(f"{url}/export")).json()
     assert summary["status"] == "finished" and summary["result"]["winners"]
     assert verification["ok"] is True, verification
-    exported = tmp_path / "ember.json"
-    exported.write_text(json.dumps(export))
-    checked = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "service.cli", "verify", str(exported),
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
-    out, _ = await asyncio.wait_for(checked.communicate(), timeout=300)
-    assert checked.returncode == 0, out.decode()
+    await verified_offline(export, tmp_path / "ember.json")
