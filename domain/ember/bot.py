@@ -15,6 +15,7 @@ from domain.ember.observer import EmberView
 
 ARTIFACT_WORTH = 3
 CALL_LEAD = 8  # it makes the Call only this far ahead: a Call ends the match for everyone
+PATIENCE = 11  # and before this round only three times as far ahead: it builds first
 HELPFUL = {"draw", "scavenge", "advance", "steal", "discard", "burn", "regress", "regenerate"}
 
 
@@ -27,7 +28,7 @@ def keeper(view: EmberView, actions: list[object], stream: Stream) -> object:
 
 def keep_value(hand: tuple[str, ...], card: str) -> float:
     """How much a card helps the hand make sets: Archmages most, then shared numbers,
-    neighbours and elements."""
+    neighbours, elements, and neighbours of its own element (circles)."""
     if card == ARCHMAGE:
         return 10.0
     numbers = Counter(number_of(c) for c in hand if c != ARCHMAGE)
@@ -35,7 +36,9 @@ def keep_value(hand: tuple[str, ...], card: str) -> float:
     number, element = number_of(card), element_of(card)
     assert number is not None
     near = sum(numbers[n] for n in (number - 1, number + 1, number - 2, number + 2))
-    return 2.0 * (numbers[number] - 1) + 0.6 * (elements[element] - 1) + 0.4 * near
+    kin = sum(1 for c in hand if c != ARCHMAGE and element_of(c) == element
+              and 0 < abs((number_of(c) or 0) - number) <= 2)
+    return 2.0 * (numbers[number] - 1) + 0.6 * (elements[element] - 1) + 0.4 * near + 0.8 * kin
 
 
 def leader(view: EmberView) -> int | None:
@@ -90,11 +93,14 @@ def ability_worth(view: EmberView, action: UseAbility) -> float:
 
 
 def end_worth(view: EmberView, action: EndTurn) -> float:
-    """Ending the turn: keep the cards that make sets; make the Call when well ahead."""
+    """Ending the turn: keep the cards that make sets; make the Call when well ahead (and
+    before round 10, far ahead)."""
     lost = sum(keep_value(view.hand, card) for card in action.discard)
     mine = next(w.vp for w in view.seats if w.you)
     best_other = max((w.vp for w in view.seats if not w.you), default=0)
-    call = (30 if mine >= best_other + CALL_LEAD else -30) if action.call else 0
+    lead = mine - best_other
+    patient = view.round < PATIENCE and lead < 3 * CALL_LEAD
+    call = (30 if lead >= CALL_LEAD and not patient else -30) if action.call else 0
     return 10 - lost + call
 
 

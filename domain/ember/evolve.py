@@ -52,12 +52,13 @@ def _dealt(_: Undealt, e: ev.Dealt) -> Playing:
 
 
 def _turn_began(s: Playing, e: ev.TurnBegan) -> Playing:
-    """E5: the seat's non-Ready cards advance one step; its draw step is next."""
+    """E5: the seat's non-Ready cards advance one step; its draw step is next (EH15)."""
     mine = tuple(replace(held, used=False) if held.burned
                  else replace(held, turned=ADVANCED[held.turned], used=False)
                  for held in s.seats[e.seat].cards)
     state = with_wizard(s, e.seat, cards=mine)
-    return replace(state, turn=e.seat, round=e.round, step="draw")
+    opening = e.round == 1 and e.seat == s.first  # EH15: the first turn of all has no draw step
+    return replace(state, turn=e.seat, round=e.round, step="conjure" if opening else "draw")
 
 
 def _group_revealed(s: Playing, e: ev.GroupRevealed) -> Playing:

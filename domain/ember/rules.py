@@ -111,7 +111,7 @@ def take_draw(steps: Steps, seat: int, command: Draw, rng: Rng) -> None:
     """E7: the draw step; at hand size one card must be recycled to draw."""
     state: Playing = steps.state
     if state.step != "draw":
-        raise WrongPhase("you have already drawn, refreshed or conjured this turn")
+        raise WrongPhase(_no_draw_step(state))
     at_size = len(state.seats[seat].hand) >= hand_size(state, seat)
     if at_size and command.recycle is None:
         raise RuleViolation("your hand is at its size: recycle a card to draw")
@@ -124,11 +124,18 @@ def take_draw(steps: Steps, seat: int, command: Draw, rng: Rng) -> None:
     draw(steps, seat, 1 + extra_draws(state, seat), rng)
 
 
+def _no_draw_step(state: Playing) -> str:
+    """Why the draw step is not open now."""
+    if state.round == 1 and state.turn == state.first and state.step == "conjure":
+        return "the first player has no draw step on the first turn of all (EH15)"
+    return "you have already drawn, refreshed or conjured this turn"
+
+
 def refresh(steps: Steps, seat: int, rng: Rng) -> None:
     """E7: discard the whole hand and draw as many; no conjure this turn."""
     state: Playing = steps.state
     if state.step != "draw":
-        raise WrongPhase("a Refresh takes the draw step: you have already drawn or conjured")
+        raise WrongPhase(f"a Refresh takes the draw step: {_no_draw_step(state)}")
     hand = state.seats[seat].hand
     if not hand:
         raise RuleViolation("your hand is empty: there is nothing to refresh")

@@ -32,6 +32,14 @@ class Table(PracticeTable):
         """The table in play (or as it ended)."""
         return self.state.board if hasattr(self.state, "board") else self.state
 
+    def next_round(self) -> None:
+        """Every seat ends its turn once (the first player's first turn has no draw step, EH15),
+        so the first player's second turn begins, with its draw step."""
+        from domain.ember.commands import EndTurn
+
+        for seat in range(len(self.board.seats)):
+            self.send(seat, EndTurn())
+
     def _set(self, state: Playing) -> None:
         """Replace the state by a given one (a test's given, not a move)."""
         self.state = state

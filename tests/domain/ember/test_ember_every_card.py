@@ -166,6 +166,7 @@ def test_e4_each_ongoing_ability_works_while_its_card_is_ready_and_not_when_exha
         case "extra_draw":
             for turned, drawn in (("ready", 1 + ability.n), ("recovering", 1)):
                 table = Table(face_up=13)
+                table.next_round()
                 table.place(OTHER, card, turned=turned)
                 table.send(OTHER, Draw(recycle=table.hand(OTHER)[0]))
                 assert len(table.last(CardsDrawn).cards) == drawn

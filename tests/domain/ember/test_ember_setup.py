@@ -67,6 +67,7 @@ def test_e2_face_down_groups_cannot_be_conjured():
 
 def test_e1_an_empty_draw_deck_takes_the_charred_pile_shuffled_by_the_seeded_generator():
     table = Table()
+    table.next_round()
     table.give(0, "fire-1", "fire-2", "fire-3", "fire-4")
     rest = table.board.deck
     table.char(*rest[:-1])  # one card left in the deck

@@ -15,6 +15,7 @@ from tests.domain.ember.ember_support import Table
 
 def test_e7_below_hand_size_a_draw_takes_one_card_without_recycling():
     table = Table()
+    table.next_round()
     table.give(0, "fire-1", "fire-2", "fire-3", "fire-4")
     assert table.legal(0)[0] == Draw()
     table.send(0, Draw())
@@ -24,6 +25,7 @@ def test_e7_below_hand_size_a_draw_takes_one_card_without_recycling():
 
 def test_e7_at_hand_size_a_draw_must_recycle_one_card_onto_the_charred_pile():
     table = Table()
+    table.next_round()
     table.give(0, "fire-1", "fire-2", "fire-3", "fire-4", "fire-5")
     assert "recycle a card" in table.refuses(0, Draw())
     assert Draw() not in table.legal(0)
@@ -33,6 +35,7 @@ def test_e7_at_hand_size_a_draw_must_recycle_one_card_onto_the_charred_pile():
 
 def test_e7_a_refresh_discards_the_hand_draws_as_many_and_forbids_a_conjure():
     table = Table()
+    table.next_round()
     table.give(0, "fire-1", "fire-2", "air-7")
     top = table.board.deck[:3]
     table.send(0, Refresh())
@@ -202,3 +205,12 @@ def test_e7_a_seat_may_end_the_turn_without_drawing_or_conjuring(seat):
         table.send(0, EndTurn())
     table.send(seat, EndTurn())
     assert table.board.turn == 1 - seat
+
+
+def test_eh15_the_first_player_has_no_draw_step_on_the_first_turn_of_all():
+    table = Table(seats=2)
+    assert not any(isinstance(a, Draw | Refresh) for a in table.legal(0))
+    assert "first turn of all (EH15)" in table.refuses(0, Draw(recycle=table.hand(0)[0]),
+                                                     WrongPhase)
+    table.send(0, EndTurn())
+    assert Draw(recycle=sorted(table.view(1).hand)[0]) in table.legal(1)
