@@ -74,7 +74,7 @@ def conjure_worth(view: EmberView, action: Conjure) -> float:
     """The VP a conjure brings (a Spectral as much as its group's creatures, if it goes onto the
     leader), less the Archmages it spends."""
     info = CARDS[action.card]
-    gain = ARTIFACT_WORTH if info.kind == "artifact" else abs(info.vp)
+    gain = float(ARTIFACT_WORTH if info.kind == "artifact" else abs(info.vp))
     if info.spectral and action.onto != leader(view):
         gain -= 0.5
     return gain - 2 * action.paid.count(ARCHMAGE)
