@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
-from itertools import combinations
+from itertools import combinations, product
 
 from domain.ember.cards import ARCHMAGE, ELEMENTS, SETS, Need, element_of, number_of
 
@@ -71,7 +71,64 @@ def _splits(cards: tuple[str, ...], size: int) -> Iterator[tuple[str, ...]]:
 
 
 def payments(cost: tuple[Need, ...], hand: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """Every distinct handful from a hand (shown names) that pays a cost, sorted."""
-    size = size_of(cost)
-    chosen = dict.fromkeys(combinations(sorted(hand), size))
-    return sorted(cards for cards in chosen if pays(cost, cards))
+    """Every distinct handful from a hand (shown names) that pays a cost, sorted.
+
+    Built set by set from the candidates each rule allows (so a large hand costs little more
+    than a small one), and each handful checked by ``pays``.
+    """
+    found: set[tuple[str, ...]] = set()
+    for chosen in _handfuls(cost, tuple(sorted(hand))):
+        if pays(cost, chosen):
+            found.add(chosen)
+    return sorted(found)
+
+
+def _handfuls(cost: tuple[Need, ...], hand: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
+    """Candidate handfuls for a cost: one candidate of its first set, then of the rest."""
+    if not cost:
+        yield ()
+        return
+    for first in set(_candidates(cost[0], hand)):
+        left = list(hand)
+        for card in first:
+            left.remove(card)
+        for rest in _handfuls(cost[1:], tuple(left)):
+            yield tuple(sorted(first + rest))
+
+
+def _candidates(need: Need, hand: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
+    """Handfuls that may make one set: cards grouped as its rule groups them, Archmages filling."""
+    rule, wild = SETS[need.set], [card for card in hand if card == ARCHMAGE]
+    real = [c for c in hand if c != ARCHMAGE and need.element in (None, element_of(c))]
+    match rule.rule:
+        case "same_number" | "same_element":
+            key = number_of if rule.rule == "same_number" else element_of
+            groups = {key(card) for card in real}
+            for value in groups or {None}:
+                group = [card for card in real if key(card) == value]
+                yield from _with_wilds(group, wild, rule.size)
+        case "run" | "element_run":
+            elements = ELEMENTS if rule.rule == "element_run" else (None,)
+            for element in elements:
+                cards = [c for c in real if element in (None, element_of(c))]
+                for low in range(1, 15 - rule.size):
+                    slots = [[c for c in cards if number_of(c) == n] + [ARCHMAGE]
+                             for n in range(low, low + rule.size)]
+                    yield from _filled(slots, len(wild))
+        case "each_element":
+            slots = [[c for c in real if element_of(c) == e] + [ARCHMAGE] for e in ELEMENTS]
+            yield from _filled(slots, len(wild))
+
+
+def _with_wilds(group: list[str], wild: list[str], size: int) -> Iterator[tuple[str, ...]]:
+    """``size`` cards of one group, some of them Archmages."""
+    for wilds in range(min(len(wild), size) + 1):
+        for chosen in combinations(group, size - wilds):
+            yield chosen + (ARCHMAGE,) * wilds
+
+
+def _filled(slots: list[list[str]], wilds: int) -> Iterator[tuple[str, ...]]:
+    """One card for each slot (an Archmage for any), using no more Archmages than held."""
+    for chosen in product(*slots):
+        if chosen.count(ARCHMAGE) <= wilds:
+            yield chosen

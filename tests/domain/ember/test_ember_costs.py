@@ -53,3 +53,25 @@ def test_e3_payments_lists_each_distinct_handful_of_a_hand_that_pays():
     assert payments((Need(set="pair"),), hand) == [
         ("air-2", "archmage"), ("air-2", "fire-2"), ("air-2", "water-2"),
         ("archmage", "fire-2"), ("archmage", "water-2"), ("fire-2", "water-2")]
+
+
+def _every_handful(cost, hand):
+    """Brute force: every combination of the hand's cards that pays."""
+    from itertools import combinations
+
+    from domain.ember.costs import size_of
+
+    return sorted({c for c in combinations(sorted(hand), size_of(cost)) if pays(cost, c)})
+
+
+def test_e3_payments_finds_exactly_the_handfuls_brute_force_finds_on_random_hands():
+    import random
+
+    from domain.ember.cards import CARDS, WIZARD_CARDS, shown
+
+    chooser, deck = random.Random(3), [shown(c) for c in WIZARD_CARDS]
+    costs = sorted({card.cost for card in CARDS.values()}, key=str)
+    for _ in range(150):
+        hand = tuple(chooser.sample(deck, chooser.randint(2, 8)))
+        for cost in costs:
+            assert payments(cost, hand) == _every_handful(cost, hand), (cost, hand)
