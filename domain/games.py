@@ -8,7 +8,8 @@ HEARTHLOG_EXTRA_GAMES (service/extra_games.py), and the test suite registers its
 from domain import ember, whiteout_road, wick_ember
 from domain.registry import GAMES, RULEBOOKS, UnknownRules, latest, lookup, rulebooks, versions
 
-BUILT_IN: tuple[str, ...] = tuple(sorted({ember.GAME.id, whiteout_road.GAME.id, wick_ember.GAME.id}))
+BUILT_IN: tuple[str, ...] = tuple(sorted({ember.GAME.id, whiteout_road.GAME.id,
+                                           wick_ember.GAME.id}))
 
 __all__ = ["BUILT_IN", "GAMES", "RULEBOOKS", "UnknownRules", "latest", "lookup", "rulebooks",
            "versions"]
