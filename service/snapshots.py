@@ -4,9 +4,9 @@ A snapshot is only ever a cache of the fold of the events it summarises, and it 
 trusted over them. It is used only when all of these hold, else the events are folded from the
 start: the event at its version still has the chain hash recorded with it (so it summarises
 exactly this history); it was written by code with the same fingerprint (a hash of the domain
-package's source, so any change to the rules or the state shapes retires every snapshot); its
-checksum matches; and it decodes to a state. It is written only from a state known to be that
-fold, and only if that state survives the encoding unchanged.
+package's source and data files, so any change to the rules, a card table or the state shapes
+retires every snapshot); its checksum matches; and it decodes to a state. It is written only
+from a state known to be that fold, and only if that state survives the encoding unchanged.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from domain.core import match
 EVERY = 200  # a snapshot every this many events; a cold load folds at most this many
 FORMAT = b"hearthlog-snapshot-v1"
 DOMAIN = Path(match.__file__).resolve().parent.parent
+RULE_FILES = (".py", ".toml")  # what the fingerprint covers: code, and rules kept as data
 
 
 class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
@@ -46,9 +47,10 @@ class _Envelope(msgspec.Struct, array_like=True):
 
 @functools.cache
 def fingerprint() -> str:
-    """A hash of every source file of the domain package, and of this format."""
+    """A hash of every source and data file of the domain package (a game's card table, such as
+    domain/ember/cards.toml, is rules too), and of this format."""
     digest = hashlib.sha256(FORMAT)
-    for path in sorted(DOMAIN.rglob("*.py")):
+    for path in sorted(p for p in DOMAIN.rglob("*") if p.suffix in RULE_FILES):
         digest.update(str(path.relative_to(DOMAIN)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 

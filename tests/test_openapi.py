@@ -36,7 +36,7 @@ def test_the_document_lists_each_games_commands_as_a_union_tagged_by_type():
     a sent command (and a legal action) is any of those unions."""
     schemas = json.loads(openapi_text())["components"]["schemas"]
     unions = {"wick-and-ember": "WickAndEmberCommand", "whiteout-road": "WhiteoutRoadCommand",
-              "deathwick": "DeathwickCommand"}
+              "deathwick": "DeathwickCommand", "ember": "EmberCommand"}
     for game_id, name in unions.items():
         book = GAMES[game_id]
         mapping = schemas[name]["discriminator"]["mapping"]

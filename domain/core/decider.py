@@ -68,6 +68,9 @@ class Rulebook:
       suite's leak check (docs/conformance.md); registration refuses a game that leaves it None.
     - ``label(state, seat, command)``: a short line naming one of the seat's legal commands for a
       person ("Play Gale on Bryn"), from what that seat may see (default: ``plain_label``).
+    - ``may_act(state)``: the seats that may send a command now: every seat of ``to_act`` and,
+      in a game whose rules let seats act out of turn (Ember's abilities at any time), those
+      too; their clocks do not run and no bot is asked to act for them (None: ``to_act``).
     - ``on_time_out(state, seat)``: the command played for a seat whose turn clock ran out, one
       of its legal actions (the game's declared default: the lowest card, "allow" in a reaction
       window...); None: the seat's first legal action (see ``time_out_action``).
@@ -96,10 +99,15 @@ class Rulebook:
     secrets: Callable[[Any, int | None], frozenset[str]] | None = None
     label: Callable[[Any, int, Any], str] = plain_label
     on_time_out: Callable[[Any, int], Any] | None = None
+    may_act: Callable[[Any], tuple[int, ...]] | None = None
 
     def decide(self, state: Any, seat: int, command: Any, rng: Rng) -> list[Any]:
         """The events a seat's command causes (``decide_steps`` without the state they lead to)."""
         return self.decide_steps(state, seat, command, rng).events
+
+    def acting(self, state: Any) -> tuple[int, ...]:
+        """The seats that may send a command now (``may_act``, else the seats in ``to_act``)."""
+        return self.to_act(state) if self.may_act is None else self.may_act(state)
 
     def time_out_action(self, state: Any, seat: int) -> Any | None:
         """What a seat out of time plays: the game's declared default, else its first legal action

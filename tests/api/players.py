@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+import sys
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -75,3 +78,19 @@ async def seated_match(base: str, names: list[str], **body: Any) -> tuple[dict, 
                                   headers={"authorization": f"Bearer {created['host_token']}"})
         assert started.status_code == 200, started.text
     return created, players
+
+
+def _written(export: dict[str, Any], path: Path) -> str:
+    """The export written to a file, and the file's name."""
+    path.write_text(json.dumps(export))
+    return str(path)
+
+
+async def verified_offline(export: dict[str, Any], path: Path) -> None:
+    """Write an export to a file and check it with `hearthlog verify` in its own process."""
+    name = _written(export, path)
+    checked = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "service.cli", "verify", name,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    out, _ = await asyncio.wait_for(checked.communicate(), timeout=300)
+    assert checked.returncode == 0, out.decode()

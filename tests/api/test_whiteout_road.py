@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import random
-import sys
 
 import httpx
 
 from domain.whiteout_road.cards import title
-from tests.api.players import Player, seated_match
+from tests.api.players import Player, seated_match, verified_offline
 
 NAMES = ["Mara", "Tobin", "Ines", "Oskar"]
 
@@ -56,13 +54,7 @@ async def test_a_whole_game_is_played_by_concurrent_clients_committing_in_random
     assert summary["status"] == "finished" and summary["result"]["winners"]
     assert [p["score"] for p in board["players"]] == summary["result"]["scores"]
     assert verification["ok"] is True, verification
-    exported = tmp_path / "whiteout.json"
-    exported.write_text(json.dumps(export))
-    checked = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "service.cli", "verify", str(exported),
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
-    out, _ = await asyncio.wait_for(checked.communicate(), timeout=300)
-    assert checked.returncode == 0, out.decode()
+    await verified_offline(export, tmp_path / "whiteout.json")
 
 
 async def test_a_pending_commitment_is_seen_only_by_its_owner(server):

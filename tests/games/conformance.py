@@ -119,7 +119,9 @@ def _decided_state(game: Rulebook, batch: Batch, seed: bytes) -> list[str]:
 
 def _offers(game: Rulebook, table: match.Table, seed: bytes, chooser: random.Random) -> list[str]:
     """Every seat's offers at one state: accepted when offered, refused when not."""
-    found, waiting = [], game.to_act(table.game)
+    found, waiting = [], game.acting(table.game)
+    if not set(game.to_act(table.game)) <= set(waiting):
+        found.append(f"to_act {game.to_act(table.game)} is not within may_act {waiting}")
     offered = {seat: game.legal_actions(table.game, seat) for seat in range(table.created.seats)}
     for seat, actions in offered.items():
         again = game.legal_actions(match.fold(game, [], table).game, seat)
@@ -128,7 +130,7 @@ def _offers(game: Rulebook, table: match.Table, seed: bytes, chooser: random.Ran
         if len({encode(a) for a in actions}) != len(actions):
             found.append(f"seat {seat}: legal_actions lists an action twice")
         if bool(actions) != (seat in waiting):
-            found.append(f"seat {seat}: {len(actions)} legal actions but to_act is {waiting}")
+            found.append(f"seat {seat}: {len(actions)} legal actions but may_act is {waiting}")
         for action in chooser.sample(actions, min(TRIED, len(actions))):
             found += _accepted(game, table, seat, action, seed)
         for command in _not_offered(game, offered, seat, chooser):

@@ -53,8 +53,11 @@ class Played(msgspec.Struct, kw_only=True):
 
 
 def options_for(game: Rulebook, chooser: random.Random, seats: int) -> dict[str, Any]:
-    """Wick & Ember: short matches over both decks, as a host would send them; any other game:
-    its default options."""
+    """Wick & Ember: short matches over both decks, as a host would send them; Ember: a short
+    turn cap and the lowest Call (random play rarely reaches it); any other game: its default
+    options."""
+    if game.id == "ember":
+        return {"call_at": 20, "turn_cap": chooser.randint(10, 12)}
     if game.id != GAME.id:
         return {}
     options: dict[str, Any] = {"match_length": "short"}
@@ -121,15 +124,16 @@ def _next_play(
     game: Rulebook, chooser: random.Random, state: Any, seed: bytes
 ) -> tuple[int | None, Any]:
     """Now and then a seat still in concedes or runs out of time (the server plays for it);
-    otherwise a seat the rules wait on plays at random."""
+    otherwise a seat that may act (one the rules wait on, or one acting out of turn) plays at
+    random; only a seat the rules wait on runs out of time."""
     table = state.game
     chance = chooser.random()
     if chance < CONCEDE_CHANCE:
         return chooser.choice(still_in(game, state, seed)), Concede()
-    waiting = game.to_act(table)
+    waiting = game.acting(table)
     seat = waiting[0] if len(waiting) == 1 else chooser.choice(waiting)
     action = chooser.choice(game.legal_actions(table, seat))
-    if chance > 1 - TIME_OUT_CHANCE:
+    if chance > 1 - TIME_OUT_CHANCE and seat in game.to_act(table):
         return None, match.TimeOut(seat=seat, action=msgspec.to_builtins(action))
     return seat, action
 

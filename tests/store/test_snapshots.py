@@ -175,3 +175,24 @@ async def test_a_snapshot_pointing_at_other_history_leaves_the_load_to_the_event
     loaded = await StateCache(store).load(match_id)
 
     assert loaded.state == folded(events)
+
+
+def test_a_change_to_a_card_table_changes_the_fingerprint_as_a_code_change_does(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given a copy of the domain package, when its Ember card table (data, not code) changes,
+    then the snapshot fingerprint changes, so every snapshot is retired."""
+    import shutil
+
+    copy = tmp_path / "domain"
+    shutil.copytree(snapshots.DOMAIN, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(snapshots, "DOMAIN", copy)
+    snapshots.fingerprint.cache_clear()
+    before = snapshots.fingerprint()
+    cards = copy / "ember" / "cards.toml"
+    cards.write_text(cards.read_text("utf-8").replace("vp = 1\n", "vp = 2\n", 1), "utf-8")
+    snapshots.fingerprint.cache_clear()
+    after = snapshots.fingerprint()
+    monkeypatch.undo()
+    snapshots.fingerprint.cache_clear()
+    assert before != after
