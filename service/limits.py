@@ -2,7 +2,7 @@
 
 Every limit has a default fit for a public server and an environment variable to raise it. A
 client is its address (the peer's, or the one a trusted proxy names: HEARTHLOG_TRUSTED_PROXIES).
-Beyond a per-client limit the answer is 429, beyond a per-process one 503, each with
+Beyond a per-client or per-match limit the answer is 429, beyond a per-process one 503, each with
 Retry-After and a message naming the limit and its variable; never a hang.
 """
 
@@ -29,6 +29,7 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
     body_seconds: float = 10.0  # to send the whole body, from the request's start
     streams: int = 4096  # open match streams per process
     streams_per_client: int = 32
+    streams_per_match: int = 2048  # followers of one match, per process
     requests_per_minute: int = 1200  # per client, every route but /health
     matches_per_hour: int = 60  # matches created per client
     lobby_hours: float = 24.0  # a lobby not started within this time expires
@@ -127,29 +128,38 @@ def refuse(wait: float | None, field: str, what: str) -> None:
 
 
 class StreamSlots:
-    """Open match streams, counted per process and per client."""
+    """Open match streams, counted per process, per client and per match."""
 
     def __init__(self, limits: Limits) -> None:
         self.total, self.per_client = limits.streams, limits.streams_per_client
+        self.per_match = limits.streams_per_match
         self.open: Counter[str] = Counter()
+        self.followers: Counter[str] = Counter()
 
-    def take(self, client: str) -> None:
-        """Hold a slot for a new stream, or refuse it: 429 for the client, 503 for the process."""
+    def take(self, client: str, match: str) -> None:
+        """Hold a slot for a new stream, or refuse it: 429 for the client or the match, 503
+        for the process."""
         if self.open[client] >= self.per_client:
             raise ServiceError(429, f"your address already follows {self.per_client} streams, "
                                f"the limit per client ({variable('streams_per_client')}); close "
                                "one first", retry_after=5, limit="streams_per_client")
+        if self.followers[match] >= self.per_match:
+            raise ServiceError(429, f"this match already has {self.per_match} followers on this "
+                               f"server, the limit per match ({variable('streams_per_match')}); "
+                               "try again shortly", retry_after=5, limit="streams_per_match")
         if self.open.total() >= self.total:
             raise ServiceError(503, f"this server follows {self.total} streams, its limit "
                                f"({variable('streams')}); try again shortly", retry_after=5,
                                limit="streams")
         self.open[client] += 1
+        self.followers[match] += 1
 
-    def give_back(self, client: str) -> None:
+    def give_back(self, client: str, match: str) -> None:
         """Free a slot taken by ``take``."""
-        self.open[client] -= 1
-        if self.open[client] <= 0:
-            del self.open[client]
+        for counter, key in ((self.open, client), (self.followers, match)):
+            counter[key] -= 1
+            if counter[key] <= 0:
+                del counter[key]
 
 
 class StreamLimit(ASGIMiddleware):
@@ -160,9 +170,9 @@ class StreamLimit(ASGIMiddleware):
     async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
         """Take a slot (or refuse), serve the stream, give the slot back however it ends."""
         slots: StreamSlots = scope["litestar_app"].state.stream_slots
-        client = client_of(scope)
-        slots.take(client)
+        client, match = client_of(scope), str(scope.get("path_params", {}).get("match_id", ""))
+        slots.take(client, match)
         try:
             await next_app(scope, receive, send)
         finally:
-            slots.give_back(client)
+            slots.give_back(client, match)

@@ -141,6 +141,37 @@ async def reopened(stack: AsyncExitStack, client: httpx.AsyncClient, match_id: s
 
 
 @pytest.fixture(scope="module")
+def crowded(server_database: str) -> Iterator[Server]:
+    """A server of its own that lets one match have two followers."""
+    with serving(server_database, env={"HEARTHLOG_STREAMS_PER_MATCH": "2"}) as running:
+        yield running
+
+
+async def test_a_match_past_its_followers_cap_gets_429_while_other_matches_are_followed(
+    crowded,
+):
+    """Given a match followed by two clients, the per-match cap, when a third client asks to
+    follow it, then 429 with Retry-After naming HEARTHLOG_STREAMS_PER_MATCH; another match is
+    still followed, the match itself still plays; a stream closed gives its slot back."""
+    followed = await open_table([crowded], 2, random.Random(21))
+    other = await open_table([crowded], 2, random.Random(22))
+    async with AsyncExitStack() as stack:
+        clients = [client_from(crowded, f"127.0.0.{n}") for n in (1, 2, 3)]
+        for client in clients:
+            stack.push_async_callback(client.aclose)
+        for client in clients[:2]:
+            assert (await open_stream(stack, client, followed.match_id)).status_code == 200
+        refused_with_retry(await clients[2].get(f"/matches/{followed.match_id}/stream"), 429,
+                           "HEARTHLOG_STREAMS_PER_MATCH")
+        assert (await open_stream(stack, clients[2], other.match_id)).status_code == 200
+        await still_served(followed)
+    async with AsyncExitStack() as stack:
+        again = client_from(crowded, "127.0.0.3")
+        stack.push_async_callback(again.aclose)
+        assert (await reopened(stack, again, followed.match_id)).status_code == 200
+
+
+@pytest.fixture(scope="module")
 def rated(server_database: str) -> Iterator[Server]:
     """A server of its own with small per-client request and creation limits."""
     env = {"HEARTHLOG_REQUESTS_PER_MINUTE": "30", "HEARTHLOG_MATCHES_PER_HOUR": "3"}
