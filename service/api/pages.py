@@ -19,7 +19,7 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 
 def page() -> File:
     """The client's one HTML page (it loads the module of the page its address names)."""
-    return File(WEB / "index.html", media_type="text/html; charset=utf-8",
+    return File(WEB / "index.html", media_type="text/html",  # litestar adds the charset
                 content_disposition_type="inline")
 
 

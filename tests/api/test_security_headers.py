@@ -51,3 +51,15 @@ async def test_the_docs_page_loads_one_script_pinned_by_version_and_integrity(se
     assert re.search(r"@\d+\.\d+\.\d+/", SCALAR_URL)
     policy = page.headers["content-security-policy"]
     assert f"script-src 'self' {SCALAR_URL};" in policy and "frame-ancestors 'none'" in policy
+
+
+async def test_the_web_clients_pages_are_utf8_html_under_the_page_policy(server):
+    """Given the lobby, a table and a replay address, then each is HTML with one charset
+    (utf-8, named once) and the pages' policy: scripts and styles from the server alone."""
+    async with httpx.AsyncClient(base_url=server) as client:
+        for path in ("/", "/play/some-match", "/replay/some-match"):
+            answer = await client.get(path)
+            assert answer.status_code == 200, path
+            assert answer.headers["content-type"] == "text/html; charset=utf-8", path
+            assert answer.headers["content-security-policy"].startswith("default-src 'self'")
+            secured(answer)
