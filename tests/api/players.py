@@ -86,6 +86,16 @@ def _written(export: dict[str, Any], path: Path) -> str:
     return str(path)
 
 
+async def finished_documents(server: str, match_id: str) -> tuple[dict, dict, dict]:
+    """A finished match's summary, the server's verification report and its export."""
+    async with httpx.AsyncClient(base_url=server, timeout=60) as client:
+        url = f"/matches/{match_id}"
+        summary = (await client.get(url)).json()
+        verification = (await client.get(f"{url}/verification")).json()
+        export = (await client.get(f"{url}/export")).json()
+    return summary, verification, export
+
+
 async def verified_offline(export: dict[str, Any], path: Path) -> None:
     """Write an export to a file and check it with `hearthlog verify` in its own process."""
     name = _written(export, path)

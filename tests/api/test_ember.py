@@ -7,10 +7,9 @@ import asyncio
 import random
 from collections import Counter
 
-import httpx
 import pytest
 
-from tests.api.players import Player, seated_match, verified_offline
+from tests.api.players import Player, finished_documents, seated_match, verified_offline
 
 NAMES = ["Ash", "Bryn", "Cato", "Dell", "Esme"]
 OPTIONS = {"call_at": 20, "turn_cap": 10}
@@ -60,11 +59,7 @@ async def test_five_clients_use_abilities_off_turn_at_once_and_the_match_ends_an
             await player.close()
     assert len({final["version"] for final in finals}) == 1
     assert len(off_turn) >= 2, f"off-turn uses by seat: {dict(off_turn)}"
-    async with httpx.AsyncClient(base_url=server, timeout=60) as client:
-        url = f"/matches/{created['match_id']}"
-        summary = (await client.get(url)).json()
-        verification = (await client.get(f"{url}/verification")).json()
-        export = (await client.get(f"{url}/export")).json()
+    summary, verification, export = await finished_documents(server, created["match_id"])
     assert summary["status"] == "finished" and summary["result"]["winners"]
     assert verification["ok"] is True, verification
     await verified_offline(export, tmp_path / "ember.json")

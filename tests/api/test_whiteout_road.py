@@ -8,7 +8,7 @@ import random
 import httpx
 
 from domain.whiteout_road.cards import title
-from tests.api.players import Player, seated_match, verified_offline
+from tests.api.players import Player, finished_documents, seated_match, verified_offline
 
 NAMES = ["Mara", "Tobin", "Ines", "Oskar"]
 
@@ -46,11 +46,7 @@ async def test_a_whole_game_is_played_by_concurrent_clients_committing_in_random
     assert len({final["version"] for final in finals}) == 1
     board = finals[0]["board"]
     assert board["type"] == "whiteout-road" and len(board["nights"]) == 3
-    async with httpx.AsyncClient(base_url=server, timeout=60) as client:
-        url = f"/matches/{created['match_id']}"
-        summary = (await client.get(url)).json()
-        verification = (await client.get(f"{url}/verification")).json()
-        export = (await client.get(f"{url}/export")).json()
+    summary, verification, export = await finished_documents(server, created["match_id"])
     assert summary["status"] == "finished" and summary["result"]["winners"]
     assert [p["score"] for p in board["players"]] == summary["result"]["scores"]
     assert verification["ok"] is True, verification

@@ -16,7 +16,7 @@ from service.exports import ExportService
 from service.extra_games import VARIABLE, ExtraGamesError, load_extra_games, module_names
 from service.matches import MatchService
 from service.memory_store import MemoryStore
-from tests.api.players import seated_match
+from tests.api.players import finished_documents, seated_match
 from tests.servers import free_port, serving
 from tests.versions.tally_service import started
 
@@ -68,10 +68,7 @@ async def test_a_server_started_with_the_test_game_lists_and_plays_it(database_u
         finally:
             for player in players:
                 await player.close()
-        async with httpx.AsyncClient(base_url=server, timeout=30) as client:
-            url = f"/matches/{created['match_id']}"
-            verification = (await client.get(f"{url}/verification")).json()
-            export = (await client.get(f"{url}/export")).json()
+        _, verification, export = await finished_documents(server, created["match_id"])
     assert "tally" in [game["id"] for game in games]
     assert (tally["rules_version"], tally["min_seats"], tally["max_seats"]) == ("2", 2, 4)
     board = finals[0]["board"]
