@@ -1,0 +1,110 @@
+"""A tournament's settings, entrants, pairings and results: the plain records every format shares.
+
+Pure: no I/O, no clock, no global random. The rules are stated in docs/tournaments.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+Format = Literal["round-robin", "swiss", "single-elimination"]
+Seeding = Literal["registration", "standing"]
+FORMATS: tuple[str, ...] = ("round-robin", "swiss", "single-elimination")
+ROUNDS_MAX = 64
+TURN_SECONDS_MAX = 24 * 3600
+
+
+class TournamentError(Exception):
+    """A request the tournament rules refuse, with a message a person understands."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class Settings(msgspec.Struct, frozen=True, kw_only=True):
+    """What an organizer chose: the game, its table size, the format and the number of rounds."""
+
+    game: str
+    rules_version: str
+    options: dict[str, Any] = {}
+    table_size: int
+    format: Format
+    rounds: int | None = None  # None: the format's natural count (rounds_total)
+    seeding: Seeding = "registration"  # single elimination only
+    turn_seconds: int | None = None
+
+
+class Entrant(msgspec.Struct, frozen=True, kw_only=True):
+    """A registered player (or bot); ``withdrew_after`` is the last round it was paired in."""
+
+    number: int  # registration order, from 0
+    name: str
+    bot: str | None = None
+    withdrew_after: int | None = None  # None: still in
+
+
+class Table(msgspec.Struct, frozen=True, kw_only=True):
+    """One table of a round: entrant numbers in seat order."""
+
+    number: int  # from 1
+    seats: list[int]
+
+
+class Pairing(msgspec.Struct, frozen=True, kw_only=True):
+    """One round's tables and the entrants given a bye."""
+
+    round: int  # from 1
+    tables: list[Table]
+    byes: list[int]
+
+
+class TableResult(msgspec.Struct, frozen=True, kw_only=True):
+    """A table's verified result: placements indexed by seat (1 = first; ties share)."""
+
+    round: int
+    table: int
+    placements: list[int]
+
+
+class RoundRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """A round as played: its pairing and the results of its finished tables."""
+
+    pairing: Pairing
+    results: list[TableResult] = []
+
+    def result(self, table: int) -> TableResult | None:
+        """The result of table ``table``, or None while it has none."""
+        return next((r for r in self.results if r.table == table), None)
+
+
+def check_settings(settings: Settings, min_seats: int, max_seats: int) -> None:
+    """Refuse settings no tournament can be run with, naming the problem."""
+    size = settings.table_size
+    if settings.format not in FORMATS:
+        raise TournamentError(f"unknown format {settings.format!r}; formats: {', '.join(FORMATS)}")
+    if not min_seats <= size <= max_seats:
+        raise TournamentError(
+            f"table_size {size} is outside the game's {min_seats} to {max_seats} seats"
+        )
+    if settings.format != "round-robin" and size != 2:
+        raise TournamentError(
+            f"{settings.format} pairs 2-seat tables, not {size}; use round-robin for larger tables"
+        )
+    if settings.rounds is not None and not 1 <= settings.rounds <= ROUNDS_MAX:
+        raise TournamentError(f"rounds must be 1 to {ROUNDS_MAX}, or absent for the natural count")
+    if settings.seeding != "registration" and settings.format != "single-elimination":
+        raise TournamentError("seeding applies to single-elimination only")
+    seconds = settings.turn_seconds
+    if seconds is not None and not 1 <= seconds <= TURN_SECONDS_MAX:
+        raise TournamentError(f"turn_seconds must be 1 to {TURN_SECONDS_MAX}, or absent")
+
+
+def active(entrants: list[Entrant], round_number: int) -> list[Entrant]:
+    """The entrants who may be paired in a round (not withdrawn before it), in number order."""
+    return [
+        e for e in sorted(entrants, key=lambda e: e.number)
+        if e.withdrew_after is None or e.withdrew_after >= round_number
+    ]

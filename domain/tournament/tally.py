@@ -1,0 +1,68 @@
+"""What the results so far say about each entrant: points, opponents, seats, byes."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+
+import msgspec
+
+from .model import Entrant, RoundRecord, TableResult
+from .scoring import bye_points, match_points, versus
+
+
+class Game(msgspec.Struct, frozen=True, kw_only=True):
+    """One finished table from one entrant's side: its points and, per opponent, its score."""
+
+    round: int
+    table: int
+    seat: int
+    points: Fraction
+    against: dict[int, Fraction]  # opponent number -> 1 above it, 1/2 tied, 0 below
+
+
+class Record(msgspec.Struct, kw_only=True):
+    """One entrant's results so far."""
+
+    number: int
+    points: Fraction = Fraction(0)
+    games: list[Game] = []
+    byes: list[int] = []  # the rounds of its byes
+    seats: Counter[int] = msgspec.field(default_factory=Counter)
+    met: Counter[int] = msgspec.field(default_factory=Counter)
+    firsts: int = 0
+
+
+def tally(
+    entrants: list[Entrant], history: list[RoundRecord], table_size: int
+) -> dict[int, Record]:
+    """Every entrant's record from the finished tables and byes of ``history``."""
+    records = {e.number: Record(number=e.number) for e in entrants}
+    for record in history:
+        for number in record.pairing.byes:
+            records[number].byes.append(record.pairing.round)
+            records[number].points += bye_points(table_size)
+        for table in record.pairing.tables:
+            result = record.result(table.number)
+            if result is not None:
+                _count_table(records, table.seats, result)
+    return records
+
+
+def _count_table(records: dict[int, Record], seats: list[int], result: TableResult) -> None:
+    """Add one finished table to each of its entrants' records."""
+    for seat, number in enumerate(seats):
+        mine = records[number]
+        points = match_points(result.placements, seat)
+        against = {
+            other: versus(result.placements, seat, other_seat)
+            for other_seat, other in enumerate(seats)
+            if other_seat != seat
+        }
+        mine.games.append(
+            Game(round=result.round, table=result.table, seat=seat, points=points, against=against)
+        )
+        mine.points += points
+        mine.seats[seat] += 1
+        mine.met.update(against.keys())
+        mine.firsts += result.placements[seat] == 1
