@@ -27,13 +27,17 @@ from service.api.matches import MatchController
 from service.api.pages import web_client
 from service.api.replays import ReplayController
 from service.api.stream import StreamController
+from service.api.tournaments import TournamentController
 from service.errors import ServiceError
 from service.front import wrap
 from service.limits import Limits, StreamSlots
 from service.logs import logged_path
 from service.matches import MatchService
+from service.postgres import UNAVAILABLE
 from service.reading import BodyReading
+from service.reads import Reads
 from service.schemas import Health
+from service.store import PostgresStore
 
 MAX_BODY = 64 * 1024
 log = logging.getLogger("hearthlog")
@@ -49,21 +53,9 @@ def service_error(_: Request, error: ServiceError) -> Response:
     return Response(content=body, status_code=error.status, headers=headers)
 
 
-# What a lost or unreachable database raises: answered 503 with Retry-After, never 500.
-DATABASE_DOWN = (
-    asyncpg.PostgresConnectionError,
-    asyncpg.InterfaceError,
-    asyncpg.CannotConnectNowError,
-    asyncpg.OperatorInterventionError,  # class 57: sessions ended by shutdown, crash or admin
-    asyncpg.InternalClientError,  # a pooled session ended under it (MagicStack/asyncpg#1069)
-    ConnectionError,
-    OSError,
-    asyncio.TimeoutError,
-)
-
-
 def database_down(_: Request, error: Exception) -> Response:
-    """The database did not answer: 503, try again shortly; nothing was acknowledged."""
+    """The database did not answer, or had no room for another session (UNAVAILABLE): 503,
+    try again shortly; nothing was acknowledged."""
     log.warning("database unavailable: %s", type(error).__name__)
     return service_error(_, ServiceError(503, "the database is unavailable; try again shortly",
                                          retry_after=1))
@@ -163,18 +155,23 @@ async def live_play(app: Litestar, database_url: str) -> AsyncIterator[None]:
     from service.bots import BotRunner
     from service.clock import Sweep
     from service.live import Hub, Listener, Settings
+    from service.tournament_rounds import TournamentSweep
 
     app.state.live = settings = Settings.from_env()
     app.state.hub = hub = Hub()
     runner = BotRunner(app.state.service, settings.bot_delay)
     hub.watch(runner.poke)
+    hub.watch(app.state.service.cache.heard)  # another worker's append makes a cached state old
     listener = Listener(database_url, hub)
     sweep = Sweep(app.state.service.store, runner.poke, settings.bot_delay, settings.sweep)
+    rounds = TournamentSweep(app.state.rounds, settings.sweep)
     listener.start()
     sweep.start()
+    rounds.start()
     try:
         yield
     finally:
+        await rounds.stop()
         await sweep.stop()
         await runner.stop()
         await listener.stop()
@@ -225,39 +222,74 @@ def cors_config() -> CORSConfig | None:
         return None
     return CORSConfig(
         allow_origins=[o for o in origins if o],
-        allow_methods=["GET", "POST"],
+        allow_methods=["GET", "POST", "DELETE"],
         allow_headers=["Authorization", "Content-Type", "Last-Event-ID"],
         expose_headers=["Retry-After", "X-Match-Count"],
     )
 
 
-def create_app(database_url: str | None = None) -> Litestar:
-    """The application; with a database URL it connects, migrates and serves on start-up."""
+def tournaments(app: Litestar) -> None:
+    """The tournament use cases, on the match service's pool (service.tournaments)."""
+    from service.store.tournaments import TournamentStore
+    from service.tournament_rounds import Rounds
+    from service.tournaments import TournamentService
+
+    store = TournamentStore(app.state.pool)
+    app.state.tournaments = TournamentService(store, app.state.service)
+    app.state.rounds = Rounds(app.state.tournaments)
+
+
+@asynccontextmanager
+async def read_replica(app: Litestar, url: str | None) -> AsyncIterator[Reads]:
+    """Where stale-safe reads go: a standby probed for its lag (``url``), else the primary."""
+    from service.replica import ReadSettings, Standby
+
+    primary = PostgresStore(app.state.pool)
+    if not url:
+        yield Reads(primary)
+        return
+    standby = await Standby.open(url, app.state.pool, ReadSettings.from_env())
+    standby.start()
+    try:
+        yield Reads(primary, standby)
+    finally:
+        await standby.close()
+
+
+def create_app(database_url: str | None = None, read_database_url: str | None = None) -> Litestar:
+    """The application; with a database URL it connects, migrates and serves on start-up; with
+    a read database URL (else HEARTHLOG_READ_DATABASE_URL) stale-safe reads go to that standby."""
+    from service.replica import READ_DATABASE_URL
+
+    read_url = read_database_url or os.environ.get(READ_DATABASE_URL)
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         """Open the pool and migrate on start-up; close the pool on shutdown."""
         from service.migrations import apply_migrations
         from service.postgres import create_pool
-        from service.store import PostgresStore
+        from service.serving import pool_size
 
         await apply_migrations(database_url)
-        app.state.pool = await create_pool(database_url)
-        app.state.service = MatchService(PostgresStore(app.state.pool), limits.lobby_hours)
-        tune_collector()
+        app.state.pool = await create_pool(database_url, max_size=pool_size())
         try:
-            async with live_play(app, database_url):
-                yield
+            async with read_replica(app, read_url) as reads:
+                app.state.service = MatchService(reads.primary, limits.lobby_hours, reads)
+                tournaments(app)
+                tune_collector()
+                async with live_play(app, database_url):
+                    yield
         finally:
             await app.state.pool.close()
 
     limits = Limits.from_env()
     app = Litestar(
         route_handlers=[health, GameController, MatchController, StreamController,
-                        ReplayController, ExportController, web_client()],
+                        ReplayController, ExportController, TournamentController,
+                        web_client()],
         exception_handlers={
             ServiceError: service_error,
-            **{kind: database_down for kind in DATABASE_DOWN},
+            **{kind: database_down for kind in UNAVAILABLE},
             RecursionError: unreadable,
             asyncpg.DataError: unreadable,
             400: bad_request,

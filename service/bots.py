@@ -87,7 +87,8 @@ class BotRunner:
             wait = (due.at - datetime.now(UTC)).total_seconds()
             if wait > LONGEST_WAIT:
                 return wake.is_set()
-            if wait > 0 and await _woken(wake, wait):
+            if wait > 0:  # the loop's timer runs on another clock and may wake a little early,
+                await _woken(wake, wait)  # so look at the wall clock again before acting
                 continue
             if not await self.act(loaded, due):
                 return False

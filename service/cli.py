@@ -27,49 +27,68 @@ def database_url(args: argparse.Namespace) -> str:
 
 
 def serve(args: argparse.Namespace) -> int:
-    """Run the service until interrupted, under granian (the faster measured) or uvicorn."""
+    """Run the service until interrupted, in N worker processes under granian (the faster
+    measured) or uvicorn; the embedded Postgres, if any, is started here once for all of them."""
     from service import logs
     from service.extra_games import ExtraGamesError, load_extra_games
+    from service.serving import POOL_VARIABLE, DoesNotFit, budget, worker_count
 
     try:
         load_extra_games()  # read once, before anything starts: a bad name stops here
-    except ExtraGamesError as error:
+        workers = worker_count(args.workers)
+    except (ExtraGamesError, DoesNotFit) as error:
         print(f"hearthlog serve: {error}", file=sys.stderr)
         return 2
     logs.configure()
     # uvicorn re-raises SIGTERM after its graceful shutdown; exiting through Python instead
-    # lets the embedded Postgres be stopped at exit rather than left running. (granian sets
-    # its own handlers, stops its worker and returns.)
+    # lets the embedded Postgres be stopped at exit rather than left running. (granian, and
+    # uvicorn's supervisor of several workers, set their own handlers, stop the workers and
+    # return.)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     url = database_url(args)
+    if args.read_database_url:  # create_app reads it, in this process or granian's worker
+        os.environ["HEARTHLOG_READ_DATABASE_URL"] = args.read_database_url
+    try:
+        shared = budget(url, workers)
+    except DoesNotFit as error:
+        print(f"hearthlog serve: {error}", file=sys.stderr)
+        return 2
+    os.environ[POOL_VARIABLE] = str(shared.pool)  # inherited by every worker
     base = f"http://{args.host}:{args.port}"
-    print(f"Hearthlog is serving at {base}\nAPI docs: {base}/docs\nPlay in a browser: {base}/\n",
-          flush=True)
+    print(f"Hearthlog is serving at {base}\nAPI docs: {base}/docs\nPlay in a browser: {base}/\n"
+          f"{shared.describe()}\n", flush=True)
     if args.server == "uvicorn":
-        _serve_uvicorn(url, args.host, args.port)
+        _serve_uvicorn(url, args.host, args.port, workers)
     else:
-        _serve_granian(url, args.host, args.port)
+        _serve_granian(url, args.host, args.port, workers)
     return 0
 
 
-def _serve_uvicorn(url: str, host: str, port: int) -> None:
-    """The app in this process, under uvicorn (beyond its connection limit it answers 503)."""
+def _serve_uvicorn(url: str, host: str, port: int, workers: int) -> None:
+    """The app under uvicorn: in this process for one worker, else in ``workers`` processes its
+    supervisor spawns, each building it with ``served_app`` (beyond its connection limit each
+    answers 503)."""
     import uvicorn
 
     from service.app import create_app
 
     # Open match streams would hold a graceful shutdown forever: give them a few seconds.
-    uvicorn.run(create_app(url), host=host, port=port, log_level="warning",
-                timeout_graceful_shutdown=3, limit_concurrency=open_connections(),
-                backlog=BACKLOG)
+    options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning",
+                               "timeout_graceful_shutdown": 3, "backlog": BACKLOG,
+                               "limit_concurrency": open_connections()}
+    if workers == 1:
+        uvicorn.run(create_app(url), **options)
+        return
+    os.environ[SERVED_DATABASE_URL] = url
+    uvicorn.run("service.cli:served_app", factory=True, workers=workers, **options)
 
 
-def _serve_granian(url: str, host: str, port: int) -> None:
-    """The app in one granian worker process, which builds it with ``served_app``.
+def _serve_granian(url: str, host: str, port: int, workers: int) -> None:
+    """The app in ``workers`` granian worker processes, each building it with ``served_app``.
 
     granian's own settings bound what a client can hold (docs/limits.md): the connections
-    served at once (its backpressure: past it new connections wait in the listen backlog) and
-    the time to send the headers.
+    served at once, per worker (its backpressure: past it new connections wait in the listen
+    backlog) and the time to send the headers.
     """
     from granian import Granian
     from granian.constants import Interfaces
@@ -81,7 +100,7 @@ def _serve_granian(url: str, host: str, port: int) -> None:
     os.environ[SERVED_DATABASE_URL] = url
     headers_ms = int(Limits.from_env().header_seconds * 1000)
     Granian("service.cli:served_app", factory=True, address=host, port=port,
-            interface=Interfaces.ASGI, log_level=LogLevels.warning,
+            interface=Interfaces.ASGI, log_level=LogLevels.warning, workers=workers,
             workers_kill_timeout=3, backlog=BACKLOG, backpressure=open_connections(),
             http1_settings=HTTP1Settings(header_read_timeout=headers_ms)).serve()
 
@@ -189,7 +208,12 @@ class Progress:
 
 
 def export(args: argparse.Namespace) -> int:
-    """Write finished matches to --out as NDJSON or CSV, from a server or a database."""
+    """Write finished matches to --out as NDJSON or CSV, from a server or a database (with
+    --bundle: one tournament's verifiable bundle, service.tournament_cli)."""
+    if args.bundle:
+        from service.tournament_cli import export_bundle
+
+        return export_bundle(args, database_url)
     progress = Progress("export", "matches")
     try:
         with Path(args.out).open("wb") as out:
@@ -279,6 +303,10 @@ def verify(args: argparse.Namespace) -> int:
     if not path.is_file():
         print(f"no such file: {path}", file=sys.stderr)
         return 2
+    from service.tournament_cli import is_bundle, verify_bundle_file
+
+    if is_bundle(path):
+        return verify_bundle_file(path)
     results = []
     progress = Progress("verify", "bytes", total=path.stat().st_size)
     try:
@@ -392,8 +420,15 @@ def parser() -> argparse.ArgumentParser:
     serve_cmd = commands.choices["serve"]
     serve_cmd.add_argument("--host", default="127.0.0.1")
     serve_cmd.add_argument("--port", type=int, default=8000)
+    serve_cmd.add_argument("--read-database-url", metavar="URL",
+                           help="a streaming standby of the database, for reads that may be "
+                           "slightly stale (default: $HEARTHLOG_READ_DATABASE_URL; "
+                           "docs/scaling.md)")
     serve_cmd.add_argument("--server", choices=("granian", "uvicorn"), default="granian",
                            help="the HTTP server (default: granian, the faster measured)")
+    serve_cmd.add_argument("--workers", type=at_least_one, metavar="N",
+                           help="worker processes (default: $HEARTHLOG_WORKERS, else one per "
+                           "core)")
     add_play(commands)
     doc = commands.add_parser("openapi", help="write the OpenAPI document")
     doc.add_argument("--out", default=str(OPENAPI_PATH))
@@ -404,6 +439,9 @@ def parser() -> argparse.ArgumentParser:
     out.add_argument("--finished-after", metavar="ISO", help="at or after (UTC if no zone)")
     out.add_argument("--finished-before", metavar="ISO", help="before (UTC if no zone)")
     out.add_argument("--format", choices=("ndjson", "csv"), default="ndjson")
+    out.add_argument("--bundle", action="store_true",
+                     help="with --tournament: its verifiable bundle (header, rounds, matches, "
+                     "standings) as NDJSON, once it is finished")
     out.add_argument("--out", required=True, metavar="FILE")
     source = out.add_mutually_exclusive_group()
     source.add_argument("--url", metavar="SERVER", help="a server, e.g. http://127.0.0.1:8000")
@@ -412,7 +450,8 @@ def parser() -> argparse.ArgumentParser:
     out.add_argument("--data-dir", default=".hearthlog", help="where the embedded Postgres lives")
     out.set_defaults(handler=export)
     check = commands.add_parser("verify", help="verify an export offline (exit 0 when all pass)")
-    check.add_argument("file", metavar="FILE", help="one match's JSON export, or NDJSON of many")
+    check.add_argument("file", metavar="FILE", help="one match's JSON export, NDJSON of many, or a "
+                       "tournament's bundle")
     check.add_argument("--jobs", type=at_least_one, metavar="N",
                        help="worker processes (default: one per core; 1: this process only)")
     check.set_defaults(handler=verify)

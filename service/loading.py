@@ -61,6 +61,7 @@ class _Entry(msgspec.Struct, kw_only=True):
     snapped: int = 0
     row: MatchRow | None = None
     times: dict[int, datetime] = {}
+    heard: int = 0  # the latest version a notification announced (another worker's append)
 
 
 class StateCache:
@@ -97,13 +98,23 @@ class StateCache:
         return Loaded(row=row, game=game, state=state, version=version, times=entry.times)
 
     def known(self, match_id: str) -> Loaded | None:
-        """The match as this process last knew it, without asking the store: maybe not current."""
+        """The match as this process last knew it, without asking the store: maybe not current,
+        but never once a notification announced a later version."""
         entry = self._states.get(match_id)
-        if entry is None or entry.row is None:
+        if entry is None or entry.row is None or entry.heard > entry.version:
             return None
         game = rules_of(entry.row)
         return Loaded(row=entry.row, game=game, state=entry.state, version=entry.version,
                       times=entry.times)
+
+    def heard(self, match_id: str, version: int | None) -> None:
+        """A notification: the match reached ``version`` (None: unknown), maybe by another
+        process's append. A state held here and now behind is no longer offered by ``known``, so
+        the next command loads the new events first instead of deciding on the old state and
+        having its append refused (docs/benchmarks.md, the workers benchmark)."""
+        entry = self._states.get(match_id)
+        if entry is not None and (version is None or version > entry.version):
+            entry.heard = max(entry.heard, version or entry.version + 1)
 
     async def _times(
         self, match_id: str, state: Any, times: dict[int, datetime]

@@ -17,6 +17,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 access = logging.getLogger("hearthlog.access")
 current_seat: ContextVar[int | None] = ContextVar("current_seat", default=None)
+current_read: ContextVar[str | None] = ContextVar("current_read", default=None)  # service.reads
 _MATCH = re.compile(r"^/matches/([0-9a-fA-F-]{36})(?:/|$)")
 _PLAIN = re.compile(r"[a-z][a-z-]{0,23}|[0-9]{1,9}|")  # a route word, a version, or nothing
 
@@ -30,6 +31,7 @@ class AccessLine(msgspec.Struct, kw_only=True, omit_defaults=True):
     duration_ms: float
     match: str | None = None
     seat: int | None = None
+    read: str | None = None  # which database served a routed read: "primary" or "standby"
 
 
 class AccessLog:
@@ -51,7 +53,7 @@ class AccessLog:
             return
         started = time.perf_counter()
         status = 500
-        seat = current_seat.set(None)
+        seat, read = current_seat.set(None), current_read.set(None)
         path = scope["path"]
 
         async def note_status(message: Message) -> None:
@@ -71,8 +73,10 @@ class AccessLog:
                 duration_ms=round((time.perf_counter() - started) * 1000, 2),
                 match=found.group(1) if found else None,
                 seat=current_seat.get(),
+                read=current_read.get(),
             )
             current_seat.reset(seat)
+            current_read.reset(read)
             access.info(msgspec.json.encode(line).decode())
 
 

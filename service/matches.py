@@ -24,6 +24,7 @@ from service.clock import owed_since
 from service.errors import ServiceError, not_found, version_clash
 from service.loading import Loaded, StateCache, game_of, kept_times
 from service.names import nickname
+from service.reads import Reads
 from service.store import (
     CommandRecord,
     DuplicateCommand,
@@ -31,6 +32,7 @@ from service.store import (
     MatchRow,
     NewEvent,
     NewMatch,
+    StoreError,
     VersionConflict,
     match_uuid,
 )
@@ -49,8 +51,10 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
 class MatchService:
     """Every use case of the REST API, over one event store."""
 
-    def __init__(self, store: EventStore, lobby_hours: float = 24.0) -> None:
+    def __init__(self, store: EventStore, lobby_hours: float = 24.0,
+                 reads: Reads | None = None) -> None:
         self.store = store
+        self.reads = reads or Reads(store)  # where stale-safe reads go (service.reads)
         self.lobby_for = timedelta(hours=lobby_hours)
         self.cache = StateCache(store)
         self.access = Access(store)
@@ -58,9 +62,39 @@ class MatchService:
 
     async def create(self, body: schemas.CreateMatch) -> schemas.MatchCreatedAnswer:
         """Open a match: draw and commit to its server seed, hand out the host token."""
-        game = game_of(body.game)
-        seed, host_token = secrets.token_bytes(32), auth.new_token()
+        host_token, match_id = auth.new_token(), str(uuid.uuid4())
         invite = auth.new_token() if body.private else None
+        await self._open(game_of(body.game), body, match_id, auth.token_hash(host_token),
+                         auth.token_hash(invite) if invite else None)
+        return schemas.MatchCreatedAnswer(
+            match_id=match_id, host_token=host_token, match=await self.summary(match_id),
+            invite=invite,
+        )
+
+    async def open_table(
+        self, game: Game, body: schemas.CreateMatch, match_id: str, host_token_hash: bytes
+    ) -> None:
+        """Open a match under a chosen id (a tournament's table); done already if it exists."""
+        with contextlib.suppress(StoreError):
+            await self._open(game, body, match_id, host_token_hash, None)
+        if await self.store.get_match(match_id) is None:  # refused for another reason
+            raise ServiceError(503, f"match {match_id} could not be created; try again")
+
+    async def take_seat(
+        self, match_id: str, command: match.JoinSeat, token_hash: bytes | None, expected: int
+    ) -> None:
+        """Seat a named player at the expected version (409 if it moved): a retry never takes
+        a second seat. ``token_hash`` is the seat token's (a tournament's player token)."""
+        await self._apply(match_id, None, command, token_hash=token_hash, expected=expected)
+
+    async def begin(self, match_id: str, expected: int) -> None:
+        """Start a full match for its host (a tournament), at the expected version."""
+        await self._apply(match_id, None, match.StartMatch(), expected=expected)
+
+    async def _open(self, game: Game, body: schemas.CreateMatch, match_id: str,
+                    host_token_hash: bytes, invite_hash: bytes | None) -> None:
+        """Draw the server seed, commit to it, store the match and its first event."""
+        seed = secrets.token_bytes(32)
         with rule_errors():
             created = match.open_match(
                 game,
@@ -72,9 +106,8 @@ class MatchService:
                 seed_commitment=hashlib.sha256(seed).hexdigest(),
                 turn_seconds=body.turn_seconds,
             )
-        match_id = str(uuid.uuid4())
         state = match.evolve(game, None, created)
-        new = NewMatch(
+        await self.store.create_match(NewMatch(
             match_id=match_id,
             game=game.id,
             rules_version=game.rules_version,
@@ -84,16 +117,11 @@ class MatchService:
             label=body.label,
             seed_commitment=created.seed_commitment,
             server_seed=seed,
-            host_token_hash=auth.token_hash(host_token),
+            host_token_hash=host_token_hash,
             first=new_events([created], seat=None, command=None, command_id=None)[0],
             summary=summarise(game, state, seed),
-            invite_hash=auth.token_hash(invite) if invite else None,
-        )
-        await self.store.create_match(new)
-        return schemas.MatchCreatedAnswer(
-            match_id=match_id, host_token=host_token, match=await self.summary(match_id),
-            invite=invite,
-        )
+            invite_hash=invite_hash,
+        ))
 
     async def summary(self, match_id: str) -> schemas.MatchSummary:
         """The match as listed."""
@@ -105,7 +133,8 @@ class MatchService:
     async def list(self, **filters: Any) -> schemas.MatchPage:
         """A page of matches, newest first."""
         limit, offset = filters.pop("limit"), filters.pop("offset")
-        rows = await self.store.list_matches(limit=limit + 1, offset=offset, **filters)
+        rows = await self.reads.recent(
+            lambda store: store.list_matches(limit=limit + 1, offset=offset, **filters))
         more = len(rows) > limit
         return schemas.MatchPage(
             matches=[views.summary(row, self.lobby_for) for row in rows[:limit]],
@@ -181,6 +210,11 @@ class MatchService:
         seat = await self.access.seat(parse_id(match_id), token)
         done = await self._apply(match_id, seat, Concede())
         return self._answer(done, seat)
+
+    async def concede_for(self, match_id: str, seat: int) -> None:
+        """Concede for a seat (a tournament's organizer forfeits a no-show): the match's own
+        Concede command, so the result stays a verifiable match result."""
+        await self._apply(match_id, seat, Concede())
 
     async def act_for(self, match_id: str, seat: int | None, command: Any, expected: int) -> int:
         """The server acts (for a bot, or for a seat out of time) through the one command path."""

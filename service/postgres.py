@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
@@ -23,6 +24,22 @@ log = logging.getLogger(__name__)
 _servers: dict[Path, Any] = {}
 _JSONB_VERSION = b"\x01"
 _IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+
+# What a database that is lost, unreachable or out of room raises: nothing was done, try again
+# shortly (the service answers 503 with Retry-After; a read meant for a standby falls back).
+UNAVAILABLE = (
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.OperatorInterventionError,  # class 57: sessions ended by shutdown, crash or admin
+    asyncpg.InternalClientError,  # a pooled session ended under it (MagicStack/asyncpg#1069)
+    # class 53: "too many clients already" when a pool grows past max_connections (several
+    # servers' pools on one database), out of memory, disk full; the statement did not happen
+    asyncpg.InsufficientResourcesError,
+    ConnectionError,
+    OSError,
+    asyncio.TimeoutError,
+)
 
 
 def start_embedded(data_dir: Path, *, cleanup_mode: str | None = "stop") -> str:

@@ -75,7 +75,9 @@ class CreateMatch(Body):
     game: Annotated[str, Meta(examples=["wick-and-ember"])]
     seats: Annotated[int, Meta(ge=1, le=64, examples=[4])]
     options: dict[str, Any] = {}
-    tournament: Text | None = None
+    tournament: Annotated[Text | None, Meta(
+        description="A free tag for listings and exports; not the id of a tournament run here "
+                    "(its tables are made by its rounds)")] = None
     label: Text | None = None
     practice: bool = False
     private: Annotated[

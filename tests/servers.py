@@ -45,18 +45,21 @@ class Server(str):
     output: Path
     port: int
     database_url: str
+    workers: int
 
 
 def launch(database_url: str, port: int | None = None, output: Path | None = None,
-           startup_seconds: float = STARTUP_SECONDS, env: dict[str, str] | None = None) -> Server:
-    """Start a server (on ``port`` if given, with ``env`` added to the environment) and wait until
-    /health answers 200; a server that does not is stopped before the error is raised."""
+           startup_seconds: float = STARTUP_SECONDS, env: dict[str, str] | None = None,
+           workers: int = 1) -> Server:
+    """Start a server (on ``port`` if given, with ``env`` added to the environment, in
+    ``workers`` worker processes: one unless a test asks for more) and wait until /health
+    answers 200; a server that does not is stopped before the error is raised."""
     port = port or free_port()
     output = output or Path(tempfile.mkstemp(prefix="hearthlog-server-", suffix=".log")[1])
     with output.open("a") as sink:
         process = subprocess.Popen(
             [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1",
-             "--port", str(port), "--database-url", database_url],
+             "--port", str(port), "--database-url", database_url, "--workers", str(workers)],
             env={**os.environ, "PYTHONUNBUFFERED": "1", **ONE_ADDRESS, **(env or {})},
             stdout=sink,
             stderr=subprocess.STDOUT,
@@ -64,7 +67,7 @@ def launch(database_url: str, port: int | None = None, output: Path | None = Non
         )
     server = Server(f"http://127.0.0.1:{port}")
     server.process, server.output, server.port = process, output, port
-    server.database_url = database_url
+    server.database_url, server.workers = database_url, workers
     try:
         wait_healthy(server, startup_seconds)
     except RuntimeError:
@@ -99,12 +102,19 @@ async def copied_database(server_url: str, template: str, prefix: str) -> AsyncI
 
 def wait_healthy(server: Server, seconds: float = STARTUP_SECONDS) -> None:
     """Wait until the server's /health answers 200; fail if it exits or takes too long."""
+    until_healthy(server, server.process, seconds, lambda: server.output.read_text()[-3000:])
+
+
+def until_healthy(base: str, process: subprocess.Popen, seconds: float,
+                  output: Any = lambda: "") -> None:
+    """Wait until ``base``/health answers 200; RuntimeError (with ``output()``) if the process
+    exits first or it takes longer than ``seconds``."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        if server.process.poll() is not None:
-            raise RuntimeError(f"the server exited: {server.output.read_text()[-3000:]}")
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited: {output()}")
         try:
-            if httpx.get(f"{server}/health", timeout=2).status_code == 200:
+            if httpx.get(f"{base}/health", timeout=2).status_code == 200:
                 return
         except httpx.TransportError:
             pass
@@ -132,7 +142,8 @@ def port_freed(server: Server, seconds: float = 20) -> bool:
 
 def relaunch(server: Server) -> Server:
     """Start the server again on the same port, database and output file."""
-    return launch(server.database_url, port=server.port, output=server.output)
+    return launch(server.database_url, port=server.port, output=server.output,
+                  workers=server.workers)
 
 
 def stop(server: Server) -> None:

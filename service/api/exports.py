@@ -14,10 +14,11 @@ from litestar.response import Stream
 
 from projections.export import MatchExport
 from service.api.common import TextQuery, errors
-from service.exports import ExportService, utc
+from service.exports import utc
+from service.reads import RoutedExports
 from service.store import ExportFilter
 
-Exports = NamedDependency[ExportService]
+Exports = NamedDependency[RoutedExports]
 MEDIA = {"ndjson": "application/x-ndjson", "csv": "text/csv"}  # litestar adds the charset
 DESCRIPTION = (
     "format=ndjson: one export document (the MatchExport schema, as GET /matches/{match_id}/export "
@@ -43,9 +44,9 @@ class StreamedExports(Operation):
             ok.description = DESCRIPTION
 
 
-def provide_exports(request: Request) -> ExportService:
-    """The export use cases over the application's event store."""
-    return ExportService(request.app.state.service.store)
+def provide_exports(request: Request) -> RoutedExports:
+    """The export use cases, each on the database service.reads routes it to."""
+    return RoutedExports(request.app.state.service.reads)
 
 
 class ExportController(Controller):

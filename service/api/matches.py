@@ -38,8 +38,13 @@ class MatchController(Controller):
     async def create(
         self, request: Request, data: JSONBody[schemas.CreateMatch]
     ) -> schemas.MatchCreatedAnswer:
-        """Open a match of a game; the answer's host token starts it."""
-        return await service_of(request).create(await strictly(request, data))
+        """Open a match of a game; the answer's host token starts it. A tournament tag may not
+        name a tournament run here (its tables are made by its rounds)."""
+        body = await strictly(request, data)
+        tournaments = request.app.state.get("tournaments")
+        if body.tournament is not None and tournaments is not None:
+            await tournaments.refuse_tag(body.tournament)
+        return await service_of(request).create(body)
 
     @get("/", operation_id="listMatches", summary="List matches, newest first",
          responses=errors(400))

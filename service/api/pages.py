@@ -1,4 +1,5 @@
-"""The web client: the lobby at `/`, a match's table at `/play/{id}`, its replay at `/replay/{id}`.
+"""The web client: the lobby at `/`, a match's table at `/play/{id}`, its replay at `/replay/{id}`,
+a tournament at `/tournament/{id}`.
 
 One HTML page and ES modules from ``service/web`` (no build step; docs/web.md says why): the
 page loads the module its address names, which calls only the public API. None of these routes
@@ -41,7 +42,13 @@ def replay(match_id: FromPath[str]) -> File:
     return page()
 
 
+@get("/tournament/{tournament_id:str}", include_in_schema=False, sync_to_thread=False)
+def tournament(tournament_id: FromPath[str]) -> File:
+    """A tournament's rounds, tables (linking to their matches) and standings."""
+    return page()
+
+
 def web_client() -> Router:
     """The pages and their assets (/ui/...)."""
     assets = create_static_files_router(path="/ui", directories=[WEB], include_in_schema=False)
-    return Router(path="/", route_handlers=[lobby, table, replay, assets])
+    return Router(path="/", route_handlers=[lobby, table, replay, tournament, assets])

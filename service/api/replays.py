@@ -13,9 +13,9 @@ from projections.verify import Report
 from service import schemas
 from service.api.common import OPTIONAL_TOKEN, errors, optional_at_least, provide_token
 from service.api.exports import provide_exports
-from service.exports import ExportService
+from service.reads import RoutedExports
 
-Exports = NamedDependency[ExportService]
+Exports = NamedDependency[RoutedExports]
 Token = NamedDependency[str | None]
 
 

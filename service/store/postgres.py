@@ -209,7 +209,7 @@ class PostgresStore:
         row = await self.pool.fetchrow(
             """SELECT command_id, seat, response, status_code, version, recorded_at,
                 (SELECT e.metadata->'command' FROM events e
-                 WHERE e.match_id = c.match_id AND e.version <= c.version
+                 WHERE e.match_id = $1 AND e.version <= c.version
                    AND e.metadata->>'command_id' = c.command_id AND e.metadata ? 'command'
                  ORDER BY e.version DESC LIMIT 1) AS command
             FROM commands c WHERE match_id = $1 AND command_id = $2""",

@@ -23,3 +23,13 @@ def server(server_database: str) -> Iterator[Server]:
     """The base URL of a real `hearthlog serve` process, for one test module."""
     with serving(server_database, startup_seconds=STARTUP_SECONDS) as base:
         yield base
+
+
+@pytest.fixture(scope="module")
+def fast_server(server_database: str) -> Iterator[Server]:
+    """A real `hearthlog serve` with fast bots and sweeps (tests.live's FAST: the clock's and
+    the tournaments' sweeps every 0.2 s), for one test module."""
+    from tests.live.conftest import FAST  # it imports this module: not at the top
+
+    with serving(server_database, startup_seconds=STARTUP_SECONDS, env=FAST) as base:
+        yield base

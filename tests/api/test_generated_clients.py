@@ -53,8 +53,10 @@ def assert_finished(server: str, match_id: str) -> None:
 def python_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     """The package openapi-python-client generates from the document, imported."""
     out = tmp_path_factory.mktemp("generated") / "hearthlog_client"
+    config = out.parent / "config.yaml"  # NDJSON (the bundle, the exports) read as text lines
+    config.write_text("content_type_overrides:\n  application/x-ndjson: text/plain\n")
     made = run([str(BIN / "openapi-python-client"), "generate", "--path", str(DOCUMENT),
-                "--meta", "none", "--output-path", str(out)])
+                "--meta", "none", "--output-path", str(out), "--config", str(config)])
     sys.path.insert(0, str(out.parent))
     try:
         package = importlib.import_module("hearthlog_client")

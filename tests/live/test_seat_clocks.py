@@ -13,6 +13,7 @@ import msgspec
 from domain.core.codec import event_decoder
 from domain.games import GAMES
 from domain.whiteout_road.cards import height, sort_key
+from service import bots as bots_module
 from service import schemas
 from service.bots import BotRunner
 from service.matches import MatchService
@@ -132,3 +133,28 @@ async def test_bots_fill_several_seats_of_a_simultaneous_phase_within_one_delay(
 async def _timed_out(store: MemoryStore, match_id: str) -> bool:
     """Whether any seat of the match has timed out."""
     return any(row.type == "seat_timed_out" for row in await store.load(match_id))
+
+
+async def test_a_timer_that_wakes_early_does_not_time_a_seat_out_before_its_deadline(monkeypatch):
+    """Given a one-second clock and the event loop's timer waking before the wall clock reaches
+    the deadline (it runs on the monotonic clock, which drifts from the wall clock), then the
+    runner looks at the wall clock again and times the seat out no earlier than its deadline."""
+    woken = bots_module._woken
+
+    async def early(wake: asyncio.Event, seconds: float) -> bool:
+        return await woken(wake, seconds * 0.5)
+
+    monkeypatch.setattr(bots_module, "_woken", early)
+    store = MemoryStore()
+    service = MatchService(store)
+    runner = BotRunner(service, bot_delay=0)
+    match_id, tokens = await road(service, [None, None], turn_seconds=1)
+    deadline = (await service.view(match_id, tokens[0])).deadline
+    runner.poke(match_id)
+    try:
+        await wait_for(lambda: _timed_out(store, match_id), seconds=10)
+    finally:
+        await runner.stop()
+    outs = [row for row, e in await events_of(store, match_id)
+            if type(e).__name__ == "SeatTimedOut"]
+    assert outs and all(row.recorded_at >= deadline for row in outs)

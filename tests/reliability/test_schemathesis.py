@@ -3,8 +3,9 @@ answer (status, content type, headers, body) as the document says.
 
 Every check runs, positive data acceptance included (a schema-valid request is accepted; only
 where the rules of the match's game decide, creating a match, joining it and sending a command,
-is 422 accepted too), except `allow_header_conformance` (litestar's automatic OPTIONS answer
-lists one route's methods). The phases are schemathesis's four: examples, coverage, fuzzing and
+and those of a tournament's game, creating one and registering a bot, is 422 accepted too),
+except `allow_header_conformance` (litestar's automatic OPTIONS answer lists one route's
+methods). The phases are schemathesis's four: examples, coverage, fuzzing and
 stateful (sequences of calls following the links it infers between operations).
 Half the generated path ids are real matches (one in play, one in its lobby) and the bearer token
 is a real seat's, so the generated requests also reach the rules, not only the 404s and 401s.
@@ -57,6 +58,15 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404",
 
 [[operations]]
 include-operation-id = "sendCommand"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "409", "422", "429"]
+
+# A tournament's game decides its table sizes and options, and which bots it has.
+[[operations]]
+include-operation-id = "createTournament"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "409", "422", "429"]
+
+[[operations]]
+include-operation-id = "registerPlayer"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "409", "422", "429"]
 
 [[operations]]

@@ -161,7 +161,7 @@ async def test_matches_stored_before_the_heads_table_keep_their_head(
         await conn.close()
 
     assert await apply_migrations(blank_url) == ["0005_heads.sql", "0006_owed_since.sql",
-                                                 "0007_invites.sql"]
+                                                 "0007_invites.sql", "0008_tournaments.sql"]
     pool = await create_pool(blank_url)
     try:
         store = PostgresStore(pool)
@@ -200,7 +200,8 @@ async def test_matches_in_play_before_per_seat_clocks_count_from_their_last_appe
     finally:
         await conn.close()
 
-    assert await apply_migrations(blank_url) == ["0006_owed_since.sql", "0007_invites.sql"]
+    assert await apply_migrations(blank_url) == ["0006_owed_since.sql", "0007_invites.sql",
+                                                 "0008_tournaments.sql"]
     pool = await create_pool(blank_url)
     try:
         store = PostgresStore(pool)

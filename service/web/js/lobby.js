@@ -18,7 +18,10 @@ function skeleton() {
       h("h2", { id: "matches-title" }, "Matches"),
       h("div", { class: "filters", role: "group", "aria-label": "Show matches" },
         tab("lobby", "Open"), tab("playing", "Playing"), tab("finished", "Finished")),
-      h("ul", { id: "matches", class: "matches" })));
+      h("ul", { id: "matches", class: "matches" })),
+    h("section", { "aria-labelledby": "tournaments-title" },
+      h("h2", { id: "tournaments-title" }, "Tournaments"),
+      h("ul", { id: "tournaments", class: "matches" })));
   $("main").className = "lobby";
 }
 
@@ -92,6 +95,18 @@ async function showMatches(titles) {
   put($("matches"), rows.length ? rows : h("li", { class: "empty" }, `No ${shown === "lobby" ? "open" : shown} matches.`));
 }
 
+/** The tournaments, newest first, each linking to its page. */
+async function showTournaments(titles) {
+  const { tournaments } = await call("GET", "/tournaments?limit=20");
+  const rows = tournaments.map((t) => h("li", { class: "match", "data-tournament": t.tournament_id },
+    h("div", {}, h("strong", {}, t.name),
+      h("div", { class: "meta" }, `${t.format} of ${titles[t.game] ?? t.game}, ${t.entrants} ` +
+        `entrants, ${t.status}${t.round ? `, round ${t.round}` : ""}`)),
+    h("div", { class: "links" },
+      h("a", { class: "button", href: `/tournament/${t.tournament_id}` }, "Rounds and standings"))));
+  put($("tournaments"), rows.length ? rows : h("li", { class: "empty" }, "No tournaments yet."));
+}
+
 async function main() {
   skeleton();
   try {
@@ -105,6 +120,7 @@ async function main() {
       });
     }
     await showMatches(titles);
+    await showTournaments(titles);
     setInterval(() => showMatches(titles).catch(() => {}), 5000);
   } catch (error) {
     say(`The server did not answer: ${error.message}`, "error");

@@ -1,0 +1,266 @@
+"""The tournament store on Postgres (migration 0008): tournaments, entrants, rounds, tables.
+
+Every change is written at the tournament's ``revision`` and bumps it, in one transaction with
+the rows it adds, so two writers (two requests, two servers, the sweep) never both change the
+same revision: the loser gets ``RevisionConflict`` and reads again. The seed and the organizer's
+token hash are read apart from the row, which never carries them.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+import asyncpg
+import msgspec
+
+from service.store.records import StoreError
+
+_COLUMNS = """tournament_id::text AS tournament_id, name, settings, auto_advance, status, round,
+    revision, seed_commitment, created_at, finished_at"""
+_ENTRANT_COLUMNS = "number, name, bot, withdrew_after, registered_at"
+# A running tournament needs the sweep when no table of its current round is being played: all
+# finished (score it, start the next round or finish), or a table not yet made or started.
+_NEEDING_SWEEP = """
+SELECT t.tournament_id::text FROM tournaments t
+WHERE t.status = 'running' AND NOT EXISTS (
+    SELECT 1 FROM tournament_tables tt JOIN matches m ON m.match_id = tt.match_id
+    WHERE tt.tournament_id = t.tournament_id AND tt.round = t.round AND m.status = 'playing')
+ORDER BY t.created_at LIMIT $1
+"""
+
+
+class NewTournament(msgspec.Struct, frozen=True, kw_only=True):
+    """A tournament to create, with its secrets (seed, organizer token hash)."""
+
+    tournament_id: str
+    name: str
+    settings: dict[str, Any]
+    auto_advance: bool
+    seed: bytes
+    seed_commitment: str
+    organizer_token_hash: bytes
+
+
+class TournamentRow(msgspec.Struct, frozen=True, kw_only=True):
+    """A tournament's row, without its secrets."""
+
+    tournament_id: str
+    name: str
+    settings: dict[str, Any]
+    auto_advance: bool
+    status: str
+    round: int
+    revision: int
+    seed_commitment: str
+    created_at: datetime
+    finished_at: datetime | None
+
+
+class EntrantRow(msgspec.Struct, frozen=True, kw_only=True):
+    """A registered entrant (its token hash stays in the store)."""
+
+    number: int
+    name: str
+    bot: str | None
+    withdrew_after: int | None
+    registered_at: datetime
+
+
+class RoundRow(msgspec.Struct, frozen=True, kw_only=True):
+    """A started round: its pairing as stored and each table's match id, by table number."""
+
+    round: int
+    pairing: dict[str, Any]
+    started_at: datetime
+    matches: dict[int, str]
+
+
+class RevisionConflict(StoreError):
+    """Another writer changed the tournament first; read it again."""
+
+
+class NameTaken(StoreError):
+    """An entrant of the tournament already has this name."""
+
+
+class TournamentStore:
+    """Tournaments on the same pool as the event store."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+
+    async def create(self, new: NewTournament) -> TournamentRow:
+        """Insert a tournament in registration."""
+        row = await self.pool.fetchrow(
+            f"""INSERT INTO tournaments (tournament_id, name, settings, auto_advance, status,
+                seed, seed_commitment, organizer_token_hash)
+            VALUES ($1, $2, $3, $4, 'registering', $5, $6, $7) RETURNING {_COLUMNS}""",
+            uuid.UUID(new.tournament_id), new.name, new.settings, new.auto_advance, new.seed,
+            new.seed_commitment, new.organizer_token_hash)
+        return _row(row)
+
+    async def get(self, tournament_id: str) -> TournamentRow | None:
+        """The tournament's row, or None."""
+        key = _key(tournament_id)
+        row = key and await self.pool.fetchrow(
+            f"SELECT {_COLUMNS} FROM tournaments WHERE tournament_id = $1", key)
+        return _row(row) if row else None
+
+    async def page(self, limit: int, offset: int) -> list[tuple[TournamentRow, int]]:
+        """Tournaments, newest first, one page, each with its count of entrants."""
+        rows = await self.pool.fetch(
+            f"""SELECT {_COLUMNS}, (SELECT count(*) FROM tournament_entrants e
+                WHERE e.tournament_id = t.tournament_id) AS entrant_count
+            FROM tournaments t ORDER BY created_at DESC, tournament_id
+            LIMIT $1 OFFSET $2""", limit, offset)
+        return [(_row({k: v for k, v in row.items() if k != "entrant_count"}),
+                 row["entrant_count"]) for row in rows]
+
+    async def secrets(self, tournament_id: str) -> tuple[bytes, bytes] | None:
+        """The seed and the organizer token's hash, or None (never shown while it runs)."""
+        row = await self.pool.fetchrow(
+            "SELECT seed, organizer_token_hash FROM tournaments WHERE tournament_id = $1",
+            _key(tournament_id))
+        return None if row is None else (row["seed"], row["organizer_token_hash"])
+
+    async def entrants(self, tournament_id: str) -> list[EntrantRow]:
+        """Every entrant, in registration order."""
+        rows = await self.pool.fetch(
+            f"""SELECT {_ENTRANT_COLUMNS} FROM tournament_entrants WHERE tournament_id = $1
+            ORDER BY number""", _key(tournament_id))
+        return [EntrantRow(**dict(row)) for row in rows]
+
+    async def token_hashes(self, tournament_id: str) -> dict[int, bytes | None]:
+        """Each entrant's token hash (None for a bot), to seat it at its tables."""
+        rows = await self.pool.fetch(
+            "SELECT number, token_hash FROM tournament_entrants WHERE tournament_id = $1",
+            _key(tournament_id))
+        return {row["number"]: row["token_hash"] for row in rows}
+
+    async def entrant_for_token(self, tournament_id: str, token_hash: bytes) -> int | None:
+        """The number of the entrant holding this token hash, or None."""
+        return await self.pool.fetchval(  # type: ignore[no-any-return]
+            """SELECT number FROM tournament_entrants
+            WHERE tournament_id = $1 AND token_hash = $2""", _key(tournament_id), token_hash)
+
+    async def register(self, row: TournamentRow, name: str, name_key: str, bot: str | None,
+                       token_hash: bytes | None) -> int:
+        """Add the next entrant at the row's revision; its number."""
+        async with self._change(row) as conn:
+            number: int = await conn.fetchval(
+                "SELECT count(*) FROM tournament_entrants WHERE tournament_id = $1", row_key(row))
+            try:
+                await conn.execute(
+                    """INSERT INTO tournament_entrants (tournament_id, number, name, name_key,
+                        bot, token_hash) VALUES ($1, $2, $3, $4, $5, $6)""",
+                    row_key(row), number, name, name_key, bot, token_hash)
+            except asyncpg.UniqueViolationError as error:
+                raise NameTaken(name) from error
+        return number
+
+    async def set_status(self, row: TournamentRow, status: str) -> None:
+        """Move the tournament to ``status`` (finished: its finish time is now)."""
+        async with self._change(row) as conn:
+            await conn.execute(
+                """UPDATE tournaments SET status = $2,
+                    finished_at = CASE WHEN $2 = 'finished' THEN now() END
+                WHERE tournament_id = $1""", row_key(row), status)
+
+    async def withdraw(self, row: TournamentRow, number: int, after: int) -> None:
+        """Mark an entrant withdrawn after round ``after`` (not paired after it)."""
+        async with self._change(row) as conn:
+            await conn.execute(
+                """UPDATE tournament_entrants SET withdrew_after = $3
+                WHERE tournament_id = $1 AND number = $2""", row_key(row), number, after)
+
+    async def add_round(self, row: TournamentRow, pairing: dict[str, Any],
+                        matches: dict[int, str]) -> None:
+        """Store the next round's pairing and its tables' match ids; the tournament runs."""
+        number = row.round + 1
+        async with self._change(row) as conn:
+            await conn.execute(
+                """INSERT INTO tournament_rounds (tournament_id, round, pairing)
+                VALUES ($1, $2, $3)""", row_key(row), number, pairing)
+            await conn.executemany(
+                """INSERT INTO tournament_tables (tournament_id, round, table_number, match_id)
+                VALUES ($1, $2, $3, $4)""",
+                [(row_key(row), number, table, uuid.UUID(mid)) for table, mid in matches.items()])
+            await conn.execute(
+                "UPDATE tournaments SET round = $2, status = 'running' WHERE tournament_id = $1",
+                row_key(row), number)
+
+    async def rounds(self, tournament_id: str) -> list[RoundRow]:
+        """Every started round, in order, with its tables' match ids."""
+        key = _key(tournament_id)
+        rounds = await self.pool.fetch(
+            """SELECT round, pairing, started_at FROM tournament_rounds
+            WHERE tournament_id = $1 ORDER BY round""", key)
+        tables = await self.pool.fetch(
+            """SELECT round, table_number, match_id::text AS match_id FROM tournament_tables
+            WHERE tournament_id = $1""", key)
+        by_round: dict[int, dict[int, str]] = {}
+        for table in tables:
+            by_round.setdefault(table["round"], {})[table["table_number"]] = table["match_id"]
+        return [RoundRow(round=r["round"], pairing=r["pairing"], started_at=r["started_at"],
+                         matches=dict(sorted(by_round.get(r["round"], {}).items())))
+                for r in rounds]
+
+    async def needing_sweep(self, limit: int = 100) -> list[str]:
+        """Running tournaments none of whose current tables is being played."""
+        return [row[0] for row in await self.pool.fetch(_NEEDING_SWEEP, limit)]
+
+    def _change(self, row: TournamentRow) -> _Change:
+        """A transaction that first bumps the row's revision, or raises RevisionConflict."""
+        return _Change(self.pool, row)
+
+
+class _Change:
+    """``async with``: a transaction on one connection, begun by bumping the revision."""
+
+    def __init__(self, pool: asyncpg.Pool, row: TournamentRow) -> None:
+        self.pool, self.row = pool, row
+
+    async def __aenter__(self) -> asyncpg.Connection:
+        """Acquire, begin, bump at the expected revision."""
+        self.conn = await self.pool.acquire()
+        self.tx = self.conn.transaction()
+        await self.tx.start()
+        bumped = await self.conn.fetchval(
+            """UPDATE tournaments SET revision = revision + 1
+            WHERE tournament_id = $1 AND revision = $2 RETURNING revision""",
+            row_key(self.row), self.row.revision)
+        if bumped is None:
+            await self._end(commit=False)
+            raise RevisionConflict(f"tournament {self.row.tournament_id} changed meanwhile")
+        return self.conn
+
+    async def __aexit__(self, kind: Any, *_: Any) -> None:
+        """Commit when the block succeeded, else roll back; release the connection."""
+        await self._end(commit=kind is None)
+
+    async def _end(self, commit: bool) -> None:
+        """Finish the transaction and give the connection back."""
+        try:
+            await (self.tx.commit() if commit else self.tx.rollback())
+        finally:
+            await self.pool.release(self.conn)
+
+
+def _key(tournament_id: str) -> uuid.UUID | None:
+    """The id as a UUID, or None when it is not one (so no tournament has it)."""
+    try:
+        return uuid.UUID(str(tournament_id))
+    except ValueError:
+        return None
+
+
+def row_key(row: TournamentRow) -> uuid.UUID:
+    """The row's id as a UUID."""
+    return uuid.UUID(row.tournament_id)
+
+
+def _row(row: Any) -> TournamentRow:
+    """A database row (or its columns as a dict) as a TournamentRow."""
+    return TournamentRow(**dict(row))

@@ -1,0 +1,156 @@
+"""Request and response bodies of the tournament routes (issue #18), documented in openapi/."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta
+
+from projections.tournament import StandingRow
+from service.schemas import Body, BotName, Name, ResultInfo, Text
+
+Status = Literal["registering", "closed", "running", "finished"]
+TableStatus = Literal["lobby", "playing", "finished", "missing"]
+
+
+class CreateTournament(Body, kw_only=True):
+    """Open a tournament; the answer carries the organizer token (shown once)."""
+
+    name: Text
+    game: Annotated[str, Meta(examples=["wick-and-ember"])]
+    rules_version: Annotated[str, Meta(max_length=32, description="Default: the game's latest")
+                             ] | None = None
+    options: dict[str, Any] = {}
+    table_size: Annotated[int, Meta(ge=1, le=64, examples=[2])]
+    format: Literal["round-robin", "swiss", "single-elimination"]
+    rounds: Annotated[int, Meta(ge=1, le=64)] | None = None
+    seeding: Literal["registration", "standing"] = "registration"
+    turn_seconds: Annotated[int, Meta(ge=1, le=86400)] | None = None
+    auto_advance: Annotated[bool, Meta(
+        description="Start the next round as the last table of a round finishes")] = False
+
+
+class Register(Body):
+    """Register a person (the answer carries its player token) or a server-side bot."""
+
+    name: Name
+    bot: Annotated[BotName, Meta(examples=["random"])] | None = None  # type: ignore[valid-type]
+
+
+class Forfeit(Body):
+    """The entrant (its number) whose table is conceded for it: a no-show."""
+
+    entrant: Annotated[int, Meta(ge=0)]
+
+
+class EntrantInfo(msgspec.Struct, kw_only=True):
+    """An entrant, by registration number and name; ``bot`` names a server-side bot."""
+
+    number: int
+    name: str
+    bot: str | None = None
+    withdrew_after: Annotated[int | None, Meta(
+        description="The last round it was paired in before withdrawing; null: still in")] = None
+
+
+class TableInfo(msgspec.Struct, kw_only=True):
+    """One table of a round: its entrants in seat order and its match."""
+
+    table: int
+    seats: list[int]
+    names: list[str]
+    match_id: str
+    status: TableStatus
+    result: ResultInfo | None = None
+
+
+class RoundInfo(msgspec.Struct, kw_only=True):
+    """One started round: its tables and byes."""
+
+    round: int
+    tables: list[TableInfo]
+    byes: list[int]
+    started_at: datetime
+
+
+class TournamentInfo(msgspec.Struct, kw_only=True):
+    """A tournament: settings, status, entrants and rounds; the seed only once finished."""
+
+    tournament_id: str
+    name: str
+    game: str
+    rules_version: str
+    options: dict[str, Any]
+    table_size: int
+    format: str
+    rounds_total: int | None
+    seeding: str
+    turn_seconds: int | None
+    auto_advance: bool
+    status: Status
+    round: Annotated[int, Meta(description="The last round started (0: none yet)")]
+    seed_commitment: str
+    seed: str | None = None
+    entrants: list[EntrantInfo]
+    rounds: list[RoundInfo]
+    created_at: datetime
+    finished_at: datetime | None = None
+
+
+class TournamentListed(msgspec.Struct, kw_only=True):
+    """A tournament as listed."""
+
+    tournament_id: str
+    name: str
+    game: str
+    format: str
+    status: Status
+    round: int
+    entrants: int
+    created_at: datetime
+
+
+class TournamentPage(msgspec.Struct, kw_only=True):
+    """One page of tournaments, newest first."""
+
+    tournaments: list[TournamentListed]
+    next_offset: int | None
+
+
+class TournamentCreated(msgspec.Struct, kw_only=True):
+    """A new tournament and its organizer token (shown once; keep it)."""
+
+    tournament_id: str
+    organizer_token: str
+    seed_commitment: str
+    tournament: TournamentInfo
+
+
+class Registered(msgspec.Struct, kw_only=True):
+    """The entrant registered and, for a person, its player token (shown once): it finds its
+    table (`GET /tournaments/{id}/me`) and is its seat token in every match of the tournament."""
+
+    entrant: EntrantInfo
+    player_token: str | None = None
+
+
+class MyTable(msgspec.Struct, kw_only=True):
+    """Where the token's entrant plays now: its table, match and seat (null between rounds)."""
+
+    entrant: EntrantInfo
+    round: int
+    table: int | None = None
+    match_id: str | None = None
+    seat: int | None = None
+    status: TableStatus | None = None
+    bye: bool = False
+
+
+class StandingsInfo(msgspec.Struct, kw_only=True):
+    """The standings after the rounds whose tables are all finished."""
+
+    tournament_id: str
+    after_round: int
+    standings: list[StandingRow]

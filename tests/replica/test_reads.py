@@ -1,0 +1,111 @@
+"""The read router's rules on the test's own Postgres, quickly: a read database that answers
+and holds everything serves stale-safe reads; one that does not answer sends them to the
+primary, and a many-match export is refused with 503 rather than put on the primary.
+(tests/replica/test_read_replica.py runs the same rules against a real streaming standby.)"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+
+import asyncpg
+import pytest
+
+from service.errors import ServiceError
+from service.logs import current_read
+from service.reads import Reads
+from service.replica import ReadSettings, Standby
+from service.store import ExportFilter, PostgresStore
+from tests.servers import free_port
+
+SETTINGS = ReadSettings(max_lag=5, probe_seconds=60)
+
+
+@pytest.fixture
+async def nowhere(pool: asyncpg.Pool) -> AsyncIterator[Standby]:
+    """A standby configured on a loopback port nothing listens on."""
+    standby = await Standby.open(f"postgresql://postgres@127.0.0.1:{free_port()}/none", pool,
+                                 SETTINGS)
+    yield standby
+    await standby.close()
+
+
+async def test_a_read_database_holding_everything_serves_listings_and_many_match_exports(
+    pool: asyncpg.Pool, database_url: str
+):
+    """Given the primary itself as the read database (it holds everything it has written),
+    when probed, then it is fresh, listings are read there and a bulk export is served by it."""
+    standby = await Standby.open(database_url, pool, SETTINGS)
+    try:
+        assert standby.up and standby.fresh() and standby.lag() < 5
+        reads = Reads(PostgresStore(pool), standby)
+        assert await reads.recent(lambda store: store.list_matches()) == []
+        assert current_read.get() == "standby"
+        assert reads.bulk() is standby.store
+    finally:
+        await standby.close()
+
+
+async def test_a_read_database_that_does_not_answer_sends_reads_to_the_primary(
+    pool: asyncpg.Pool, nowhere: Standby
+):
+    """Given a read database nobody answers on, when reads are routed, then a finished match's
+    read and a listing are the primary's, and a many-match export is a 503 with Retry-After."""
+    assert not nowhere.up and not nowhere.fresh() and nowhere.lag() is None
+    reads = Reads(PostgresStore(pool), nowhere)
+    assert await reads.finished("0b8f7a36-3a89-4b69-9a39-6f4d2d7c1f00",
+                                lambda store: store.get_match("0b8f7a36-3a89-4b69-9a39-"
+                                                              "6f4d2d7c1f00")) is None
+    assert current_read.get() == "primary"
+    assert await reads.recent(lambda store: store.count_finished(ExportFilter())) == 0
+    with pytest.raises(ServiceError) as refused:
+        reads.bulk()
+    assert refused.value.status == 503 and refused.value.extra["retry_after"] == 5
+    assert "not answering" in refused.value.message
+
+
+async def test_a_standby_that_fails_a_read_is_skipped_and_the_primary_answers(
+    pool: asyncpg.Pool, nowhere: Standby
+):
+    """Given a standby last proven current that has since gone away, when a listing is read,
+    then the standby's refusal is not the answer: the primary's is, and the standby is marked
+    down (fresh again only once a probe is answered)."""
+    nowhere.up, nowhere.caught_up_at = True, time.monotonic()
+    reads = Reads(PostgresStore(pool), nowhere)
+    assert await reads.recent(lambda store: store.list_matches()) == []
+    assert current_read.get() == "primary" and not nowhere.up
+    await nowhere.probe()
+    assert not nowhere.fresh()
+
+
+async def test_tournament_standings_are_a_stale_safe_read_served_by_a_fresh_standby(
+    pool: asyncpg.Pool, database_url: str, nowhere: Standby
+):
+    """Given a tournament with three entrants, when its standings are read with a fresh read
+    database, then the standby answers; with one that does not answer, the primary answers the
+    same standings (JSON and CSV)."""
+    from service.matches import MatchService
+    from service.store.tournaments import TournamentStore
+    from service.tournament_schemas import CreateTournament, Register
+    from service.tournaments import TournamentService
+
+    primary = PostgresStore(pool)
+    standby = await Standby.open(database_url, pool, SETTINGS)
+    try:
+        fresh = TournamentService(TournamentStore(pool),
+                                  MatchService(primary, reads=Reads(primary, standby)))
+        down = TournamentService(TournamentStore(pool),
+                                 MatchService(primary, reads=Reads(primary, nowhere)))
+        made = await fresh.create(CreateTournament(name="Cup", game="wick-and-ember",
+                                                   table_size=2, format="swiss"))
+        for name in ("Ash", "Bryn", "Cole"):
+            await fresh.register(made.tournament_id, Register(name=name))
+        served = await fresh.standings(made.tournament_id)
+        assert current_read.get() == "standby"
+        assert sorted(row.name for row in served.standings) == ["Ash", "Bryn", "Cole"]
+        assert await down.standings(made.tournament_id) == served
+        assert current_read.get() == "primary"
+        assert await down.standings_csv(made.tournament_id) == \
+            await fresh.standings_csv(made.tournament_id)
+    finally:
+        await standby.close()
