@@ -37,9 +37,10 @@ STARTUP_SECONDS = 60
 COMMAND = {"type": "play", "card": "lamp_warden", "target": 1, "guess": "gale"}
 
 
-def server_command(kind: str, target: str, port: int) -> list[str]:
-    """The command line running ``target`` (a factory) under one kind of server."""
-    where = ["--host", "127.0.0.1", "--port", str(port)]
+def server_command(kind: str, target: str, port: int, workers: int = 1) -> list[str]:
+    """The command line running ``target`` (a factory) under one kind of server, in
+    ``workers`` processes."""
+    where = ["--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)]
     if kind == "granian":
         return [sys.executable, "-m", "granian", "--interface", "asgi", "--factory",
                 "--log-level", "warning", *where, target]
@@ -69,11 +70,11 @@ def free_port() -> int:
 class Server:
     """A server process on loopback, stopped by ``stop``."""
 
-    def __init__(self, kind: str, target: str, database_url: str) -> None:
+    def __init__(self, kind: str, target: str, database_url: str, workers: int = 1) -> None:
         self.port = free_port()
         # Every client here is 127.0.0.1: the per-client limits (docs/limits.md) are raised.
         env = {**os.environ, **ONE_ADDRESS, "HEARTHLOG_BENCH_DATABASE_URL": database_url}
-        self.process = subprocess.Popen(server_command(kind, target, self.port), env=env,
+        self.process = subprocess.Popen(server_command(kind, target, self.port, workers), env=env,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     async def ready(self, path: str) -> None:

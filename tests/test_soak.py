@@ -1,0 +1,64 @@
+"""The soak script itself works: a short soak against a real server finds nothing lost.
+
+The full soak (1,000 matches, 2,000 followers, 5 minutes) is run by hand; its figures are in
+docs/benchmarks.md. This one is bounded (about two minutes) and runs in `make check`, on an
+embedded Postgres of its own: its server's two workers take up to 66 of the 100 sessions Postgres
+allows, and on the suite's shared Postgres the servers other tests keep running (session-scoped,
+each with a pool of up to 32) took the rest, so the soak's pools could not grow and its requests
+were refused (tests/reliability/test_connection_limit.py shows those refusals are 503s).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.soak_server import logged_errors
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.slow
+def test_a_short_soak_keeps_every_match_live_and_loses_nothing_acknowledged(tmp_path):
+    """Given 100 matches paced by bots and 200 followers for half a minute against a real
+    `hearthlog serve` on a Postgres of the soak's own, then every match stayed live, every
+    command was answered 200 and is stored at its version, every follower was sent every
+    version once, in order, and the memory per match and per follower was measured."""
+    out = tmp_path / "soak.json"
+    ran = subprocess.run(
+        [sys.executable, "-m", "bench.soak", "--minutes", "0.5", "--matches", "100",
+         "--followers", "200", "--pace", "2", "--out", str(out)],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=600,
+        capture_output=True, text=True)
+    assert ran.returncode == 0, f"the soak exited {ran.returncode}:\n{ran.stderr[-12000:]}"
+    found = json.loads(out.read_text())
+    audit = found["audit"]
+    assert found["live_min"] == 100 and found["failure_count"] == 0, found["failures"]
+    assert set(found["statuses"]) == {"200"} and found["commands"]["operations"] > 100, found
+    assert audit["acknowledged"] > 100 and audit["lost"] == 0, audit
+    assert audit["follower_problems"] == 0 and audit["follower_errors"] == 0, audit
+    assert found["memory"]["per_match_kib"] > 0 and found["memory"]["per_follower_kib"] > 0
+    assert found["steps"]["followers_all"]["server_connections"] >= 300
+
+
+def test_the_soak_shows_the_servers_errors_with_their_tracebacks_and_nothing_else():
+    """Given a server's output of access lines, warnings and one unhandled error, then what the
+    soak prints is that error's record and its traceback alone."""
+    output = "\n".join([
+        '{"method":"POST","path":"/matches","status":201,"duration_ms":3.1}',
+        "WARNING - 2026-12-03 - hearthlog - app - database unavailable: TimeoutError",
+        "ERROR - 2026-12-03 - hearthlog - app - unhandled KeyError on POST /matches",
+        "Traceback (most recent call last):",
+        '  File "service/matches.py", line 1, in join',
+        "KeyError: 'seat'",
+        '{"method":"POST","path":"/matches","status":500,"duration_ms":2.0}',
+        "INFO - 2026-12-03 - hearthlog - app - stopping"])
+    assert logged_errors(output).splitlines() == [
+        "ERROR - 2026-12-03 - hearthlog - app - unhandled KeyError on POST /matches",
+        "Traceback (most recent call last):", '  File "service/matches.py", line 1, in join',
+        "KeyError: 'seat'"]
