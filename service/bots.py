@@ -22,6 +22,7 @@ from service.clock import Due, never_due, next_due
 from service.errors import ServiceError
 from service.loading import Loaded
 from service.matches import MatchService
+from service.postgres import warn_failed
 
 log = logging.getLogger("hearthlog.bots")
 LONGEST_WAIT = 30.0  # a move due later is left to the clock's sweep
@@ -69,7 +70,7 @@ class BotRunner:
         except ServiceError as error:
             log.warning("no move made in match %s: %s", match_id, error.message)
         except Exception:  # the database may be away: the sweep comes back to it later
-            log.warning("no move made in match %s", match_id, exc_info=True)
+            warn_failed(log, "no move made in match %s", match_id)
         finally:
             del self._tasks[match_id], self._wakes[match_id]
         if again:

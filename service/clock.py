@@ -24,6 +24,7 @@ import msgspec
 from domain.core import match
 from service.background import Background
 from service.loading import Loaded
+from service.postgres import warn_failed
 from service.store import EventStore, OwedSince
 
 log = logging.getLogger("hearthlog.clock")
@@ -122,5 +123,5 @@ class Sweep(Background):
                 for match_id in await self.store.due_matches(bot_delay=self.bot_delay):
                     self.poke(match_id)
             except Exception:  # the database may be away: sweep again next time
-                log.warning("the clock sweep failed; trying again", exc_info=True)
+                warn_failed(log, "the clock sweep failed; trying again")
             await asyncio.sleep(self.interval)

@@ -27,6 +27,7 @@ from domain.core.decider import LogEntry
 from projections.log import LogLine, match_lines
 from service import views
 from service.loading import Loaded, kept_times
+from service.postgres import warn_failed
 from service.schemas import StreamUpdate
 from service.store import EventStore, StoredEvent
 
@@ -97,8 +98,7 @@ class Feed:
             try:
                 self.advance(await self.store.load(self.loaded.row.match_id, after=self.version))
             except Exception:  # the database may be away: read again a little later
-                log.warning("the live feed of %s could not read", self.loaded.row.match_id,
-                            exc_info=True)
+                warn_failed(log, "the live feed of %s could not read", self.loaded.row.match_id)
                 await asyncio.sleep(RETRY)
                 continue
             try:  # not wait_for: 3.11's can lose a cancel

@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import stat
+import sys
 import tempfile
 import warnings
 from collections.abc import Iterator
@@ -40,6 +41,19 @@ UNAVAILABLE = (
     OSError,
     asyncio.TimeoutError,
 )
+
+
+def warn_failed(logger: logging.Logger, message: str, *args: Any) -> None:
+    """Log why a background task (bots, sweeps, live feeds) failed, from inside its ``except``.
+
+    An outage (UNAVAILABLE) is expected and passes: one line naming it, as the app logs the
+    requests it answers 503. Anything else is a fault and keeps its traceback.
+    """
+    error = sys.exc_info()[1]
+    if isinstance(error, UNAVAILABLE):
+        logger.warning(f"{message}: database unavailable: %s", *args, type(error).__name__)
+    else:
+        logger.warning(message, *args, exc_info=True)
 
 
 def start_embedded(data_dir: Path, *, cleanup_mode: str | None = "stop") -> str:

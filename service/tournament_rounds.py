@@ -24,6 +24,7 @@ from service import schemas
 from service import tournament_schemas as ts
 from service.background import Background
 from service.errors import ServiceError
+from service.postgres import warn_failed
 from service.store.tournaments import RevisionConflict
 from service.tournament_views import Held, round_info, table_match_id
 from service.tournaments import TournamentService, changed
@@ -157,7 +158,7 @@ class TournamentSweep(Background):
                 for tournament_id in await self.rounds.store.needing_sweep():
                     await self.settle_one(tournament_id)
             except Exception:  # the database may be away: sweep again next time
-                log.warning("the tournament sweep failed; trying again", exc_info=True)
+                warn_failed(log, "the tournament sweep failed; trying again")
             await asyncio.sleep(self.interval)
 
     async def settle_one(self, tournament_id: str) -> None:

@@ -1,10 +1,15 @@
-"""A failure nobody foresaw answers a plain 500 and leaves its traceback in the server log."""
+"""A failure nobody foresaw answers a plain 500 and leaves its traceback in the server log; an
+outage is logged in one line."""
 
+import asyncio
 import logging
+from types import SimpleNamespace
 
+import asyncpg
 from litestar.testing import TestClient
 
 from service.app import create_app
+from service.bots import BotRunner
 
 
 class Kept(logging.Handler):
@@ -35,3 +40,41 @@ def test_an_unforeseen_failure_is_a_plain_500_with_its_traceback_logged():
                              "detail": "internal server error; it has been logged"}
     assert len(kept.records) == 1
     assert "GET /matches" in kept.records[0].getMessage() and kept.records[0].exc_info
+
+
+class Unreachable:
+    """A match cache whose database raises ``error`` on every load."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    async def load(self, match_id: str) -> None:
+        """Fail as the database does."""
+        raise self.error
+
+    def known(self, match_id: str) -> None:
+        """Nothing is held."""
+
+
+async def bot_failure(caplog, error: Exception) -> logging.LogRecord:
+    """The one record a bot's task leaves when loading its match raises ``error``."""
+    runner = BotRunner(SimpleNamespace(cache=Unreachable(error)), bot_delay=0.0)
+    with caplog.at_level(logging.WARNING, logger="hearthlog.bots"):
+        runner.poke("m-1")
+        await asyncio.gather(*runner._tasks.values())
+    [record] = [r for r in caplog.records if r.name == "hearthlog.bots"]
+    return record
+
+
+async def test_a_background_task_logs_an_outage_in_one_line_and_a_fault_with_its_traceback(
+        caplog):
+    """Given a bot whose match cannot be loaded, when the database has no room for another
+    session, then the warning names the outage without a traceback (as a 503 is logged); when
+    the failure is anything else, then the warning keeps its traceback."""
+    full = await bot_failure(caplog, asyncpg.TooManyConnectionsError("too many clients"))
+    assert full.getMessage() == (
+        "no move made in match m-1: database unavailable: TooManyConnectionsError")
+    assert full.exc_info is None
+    caplog.clear()
+    fault = await bot_failure(caplog, KeyError("seat"))
+    assert fault.getMessage() == "no move made in match m-1" and fault.exc_info
