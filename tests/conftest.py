@@ -31,6 +31,9 @@ from service.postgres import (
     temporary_embedded,
 )
 
+# A support module whose failures are re-run in the test process: its asserts report in full.
+pytest.register_assert_rewrite("tests.domain.deathwick.random_matches")
+
 _RUN = uuid.uuid4().hex[:8]
 _numbers = itertools.count(1)
 
