@@ -122,21 +122,35 @@ async def test_a_worker_never_serves_or_decides_on_a_state_another_worker_made_s
     two_workers, workers_database
 ):
     """Given worker A holding the match in its cache (it served the seat's legal actions), when
-    the seat plays through worker B, then A's view shows B's version, and the same move sent
-    again through A (legal in A's cached state, not any more) is refused and stores nothing."""
-    created, (ash, bryn) = await seated_match(two_workers, ["Ash", "Bryn"])
-    match_id = created["match_id"]
-    first = (await ash.get("/view"))["to_act"][0]
-    seat = (ash, bryn)[first]
-    a, b = await both(two_workers, bearer(seat.token))
-    url = f"/matches/{match_id}"
-    cached = (await a.get(f"{url}/legal-actions")).json()
-    moved = await b.post(f"{url}/commands", json={"command": cached["actions"][0]["command"]})
-    assert moved.status_code == 200, moved.text
-    seen = (await a.get(f"{url}/view")).json()
-    assert seen["version"] == moved.json()["version"] > cached["version"]
-    again = await a.post(f"{url}/commands", json={"command": cached["actions"][-1]["command"]})
+    the seat plays through worker B, then A's view shows B's version; a command sent through A
+    that was legal in A's cached state but is not any more is refused and stores nothing, and so
+    is any command sent through A expecting the cached version."""
+    for _ in range(20):
+        created, (ash, bryn) = await seated_match(two_workers, ["Ash", "Bryn"])
+        match_id = created["match_id"]
+        first = (await ash.get("/view"))["to_act"][0]
+        seat = (ash, bryn)[first]
+        a, b = await both(two_workers, bearer(seat.token))
+        url = f"/matches/{match_id}"
+        cached = (await a.get(f"{url}/legal-actions")).json()
+        moved = await b.post(f"{url}/commands", json={"command": cached["actions"][0]["command"]})
+        assert moved.status_code == 200, moved.text
+        seen = (await a.get(f"{url}/view")).json()
+        assert seen["version"] == moved.json()["version"] > cached["version"]
+        now = [act["command"] for act in (await b.get(f"{url}/legal-actions")).json()["actions"]]
+        stale = [act["command"] for act in cached["actions"] if act["command"] not in now]
+        if stale:
+            break
+        # The move ended the round and the seat opens the next holding the same cards: every
+        # cached command is legal again. Deal again.
+        for client in (a, b, ash.client, bryn.client):
+            await client.aclose()
+    assert stale, "twenty deals in a row left every cached command legal"
+    again = await a.post(f"{url}/commands", json={"command": stale[0]})
     assert again.status_code in (409, 422), again.text
+    body = {"command": cached["actions"][0]["command"], "expected_version": cached["version"]}
+    expected = await a.post(f"{url}/commands", json=body)
+    assert expected.status_code == 409, expected.text
     rows = await stored_events(workers_database, match_id)
     assert rows[-1]["version"] == moved.json()["version"]
     for client in (a, b, ash.client, bryn.client):
