@@ -118,7 +118,13 @@ async def test_standings_come_as_json_and_as_the_same_csv(fast_server):
     table = (await organizer.get("/standings")).json()
     assert table["after_round"] == 1
     points = [(line["name"], line["points"]) for line in table["standings"]]
-    assert sorted(p for _, p in points) == ["0", "0", "1", "1"]
+    # Each 2-seat table gives 1 and 0, or 1/2 each for a shared win (W14: both reach the target
+    # at one dawn, about one bot match in a thousand).
+    assert sorted(p for _, p in points) in (
+        ["0", "0", "1", "1"],
+        ["0", "0.5", "0.5", "1"],
+        ["0.5", "0.5", "0.5", "0.5"],
+    )
     for kwargs in ({"params": {"format": "csv"}}, {"headers": {"accept": "text/csv"}}):
         answer = await organizer.get("/standings", **kwargs)
         assert answer.headers["content-type"].startswith("text/csv")

@@ -56,12 +56,19 @@ async def test_one_person_and_five_bots_play_a_match_to_the_end(live_server, liv
     assert [p["bot"] for p in (await summary(live_server, match_id))["players"]] == [*bots, None]
     texts = [line["text"] for line in log["entries"]]
     assert "Bot 1 (bot) took seat 0" in texts and "Ash took seat 5" in texts
+    rows = await stored_events(live_database, match_id)
     movers = {
         json.loads(row["metadata"])["seat"]
-        for row in await stored_events(live_database, match_id)
+        for row in rows
         if "command" in json.loads(row["metadata"])
     }
-    assert set(range(5)) <= movers
+    # A short match can end in two quick rounds with a bot snuffed before its turn in both (about
+    # one deal in 110), so "every bot moved" is not a rule; "every seat that had a turn moved,
+    # as its own seat, and only then" is.
+    turned = {json.loads(row["data"])["seat"] for row in rows if row["type"] == "turn_began"}
+    assert turned <= movers
+    bots_moved = movers & set(range(5))
+    assert bots_moved and bots_moved <= turned
 
 
 async def test_a_match_of_bots_alone_plays_to_the_end(live_server):

@@ -16,15 +16,20 @@ from service.memory_store import MemoryStore
 
 
 async def test_a_match_of_bots_and_time_outs_exports_and_verifies_clean():
-    """Given two bots and a person who never acts, when the bots move and the clock plays for
-    the person each time, then the finished match's export re-runs every command and verifies,
-    and it shows the bots and the time-outs."""
+    """Given two bots and a person who never acts and opens round 1 (a practice table, so the
+    bots cannot snuff the person before a first turn and leave the clock nothing to do), when
+    the bots move and the clock plays for the person each time, then the finished match's
+    export re-runs every command and verifies, and it shows the bots and the time-outs."""
     store = MemoryStore()
     service = MatchService(store)
     runner = BotRunner(service, bot_delay=0)
     created = await service.create(
         schemas.CreateMatch(
-            game="wick-and-ember", seats=3, options={"ember_target": 2}, turn_seconds=60
+            game="wick-and-ember",
+            seats=3,
+            practice=True,
+            options={"ember_target": 2, "opener": 2},
+            turn_seconds=60,
         )
     )
     match_id = created.match_id
