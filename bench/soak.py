@@ -91,11 +91,13 @@ def per_unit(steps: dict[str, Any], matches: int, followers: int) -> dict[str, f
 
 
 async def watch(server: Soaked, bots: list[Bot], until: float) -> list[dict[str, Any]]:
-    """Every 10 s until ``until``: live matches, memory and connections held."""
+    """Every 10 s until ``until``: matches in play, slots opening their next match (a slot in
+    neither has stopped), memory and connections held."""
     samples = []
     while time.monotonic() < until:
         sample = await settled(server, min(10.0, max(0.0, until - time.monotonic())))
-        samples.append({**sample, "live": sum(bot.live for bot in bots)})
+        samples.append({**sample, "live": sum(bot.live for bot in bots),
+                        "held": sum(bot.live or bot.opening for bot in bots)})
     return samples
 
 
@@ -124,6 +126,7 @@ async def soak(server: Soaked, args: argparse.Namespace) -> dict[str, Any]:
             "setup_retries": ledger.setup_retries,
             "steps": steps, "memory": per_unit(steps, args.matches, args.followers),
             "samples": samples, "live_min": min((s["live"] for s in samples), default=0),
+            "held_min": min((s["held"] for s in samples), default=0),
             "audit": found}
 
 

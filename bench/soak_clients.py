@@ -50,11 +50,21 @@ class Bot:
         self.rng = random.Random(index)
         self.match_id, self.tokens, self.to_act, self.sent = "", ["", ""], 0, 0
         self.followers: list[Follower] = []
-        self.live = False
+        self.live = False  # its match is in play
+        self.opening = False  # its last match finished and the next is being opened
 
     async def open(self) -> None:
         """Create, seat and start a new match; move the followers to it."""
-        self.live = False
+        self.live, self.opening = False, True
+        try:
+            await self.opened()
+        finally:
+            self.opening = False
+        for follower in self.followers:
+            follower.move(self.match_id)
+
+    async def opened(self) -> None:
+        """The requests that open a match, as a client sends them; live once it is in play."""
         created = await self.setup(None, "POST", "/matches", GAME)
         self.match_id = created["match_id"]
         for seat, name in enumerate(("Ash", "Bryn")):
@@ -64,8 +74,6 @@ class Bot:
         await self.setup(created["host_token"], "POST", f"/matches/{self.match_id}/start")
         view = await self.setup(self.tokens[0], "GET", f"/matches/{self.match_id}/view")
         self.to_act, self.live = view["to_act"][0], True
-        for follower in self.followers:
-            follower.move(self.match_id)
 
     async def setup(self, token: str | None, method: str, path: str, body: Any = None) -> Any:
         """One step of opening a match, as a client does it: a 429 or 503 (the server shedding
