@@ -89,9 +89,10 @@ def check_settings(settings: Settings, min_seats: int, max_seats: int) -> None:
         raise TournamentError(
             f"table_size {size} is outside the game's {min_seats} to {max_seats} seats"
         )
-    if settings.format != "round-robin" and size != 2:
+    if settings.format == "single-elimination" and size != 2:
         raise TournamentError(
-            f"{settings.format} pairs 2-seat tables, not {size}; use round-robin for larger tables"
+            f"single-elimination pairs 2-seat tables, not {size}; use swiss or round-robin "
+            "for larger tables"
         )
     if settings.rounds is not None and not 1 <= settings.rounds <= ROUNDS_MAX:
         raise TournamentError(f"rounds must be 1 to {ROUNDS_MAX}, or absent for the natural count")

@@ -30,7 +30,15 @@ def _natural(settings: Settings, count: int) -> int:
     """The format's own number of rounds for ``count`` entrants."""
     if settings.format == "round-robin":
         return round_robin.natural_rounds(count, settings.table_size)
-    return (count - 1).bit_length()  # ceil(log2 count), for Swiss and single elimination
+    return _log_ceil(count, settings.table_size)  # Swiss and single elimination
+
+
+def _log_ceil(count: int, base: int) -> int:
+    """The fewest rounds in which tables of ``base`` could narrow ``count`` down to one."""
+    rounds, reach = 0, 1
+    while reach < count:
+        rounds, reach = rounds + 1, reach * base
+    return rounds
 
 
 def pair_round(
@@ -49,7 +57,8 @@ def pair_round(
         return _round_robin(settings, seed, entrants, history, playing, number)
     if settings.format == "swiss":
         ranked = _ranked(settings, seed, entrants, history, set(playing))
-        return pair_swiss(ranked, tally(entrants, history, 2), number)
+        records = tally(entrants, history, settings.table_size)
+        return pair_swiss(ranked, records, number, settings.table_size)
     return _elimination(settings, seed, entrants, history, set(playing), number)
 
 

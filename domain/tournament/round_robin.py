@@ -8,15 +8,12 @@ Larger tables: docs/tournaments.md, "Round robin at larger tables".
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterable
-
 from domain.core.rng import Rng
 
 from .model import Entrant, Pairing, Table
+from .seating import seat_order
 from .tally import Record
 
-PERMUTE_MAX = 6  # tables up to this size try every seat order; larger ones are seated greedily
 ROTATIONS = 16  # groupings tried per round, from the first 16 rotations of the drawn order
 
 
@@ -91,26 +88,3 @@ def _grouped(
             members.append(best)
         groups.append(members)
     return repeats, groups
-
-
-def seat_order(members: list[int], records: dict[int, Record], size: int) -> list[int]:
-    """The seat order putting members in their least-sat seats (``excess``), first found."""
-
-    def cost(order: Iterable[int]) -> int:
-        """The total excess of a seat order."""
-        return sum(excess(records[n], seat, size) for seat, n in enumerate(order))
-
-    if len(members) <= PERMUTE_MAX:
-        return list(min(itertools.permutations(members), key=cost))
-    order: list[int] = []
-    left = list(members)
-    for seat in range(len(members)):
-        best = min(left, key=lambda n: excess(records[n], seat, size))
-        left.remove(best)
-        order.append(best)
-    return order
-
-
-def excess(record: Record, seat: int, size: int) -> int:
-    """How many more times an entrant sat ``seat`` than its least-sat seat."""
-    return record.seats[seat] - min(record.seats[s] for s in range(size))

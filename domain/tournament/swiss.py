@@ -1,15 +1,20 @@
-"""Swiss pairing: the top of the ranking meets the highest-ranked entrant it has not met.
+"""Swiss pairing at tables of any size: the top of the ranking opens a table, which takes the
+highest-ranked entrants who have met none of its members.
 
-The search backtracks (not greedy only): when a choice leaves the rest unpairable without a
-rematch it tries the next opponent, and the next bye. Only when no rematch-free pairing exists
-(or the search passes SEARCH_STEPS) does it pair top-down allowing rematches, least-met first.
+The search backtracks (not greedy only): when a choice leaves the rest unseatable without a
+rematch it tries the next candidate, and then the next set of byes. Only when no rematch-free
+round exists (or the search passes SEARCH_STEPS) does it seat top-down allowing rematches,
+each place going to whoever met the table's members least. docs/tournaments.md, "Swiss".
 """
 
 from __future__ import annotations
 
-from typing import Any
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 from .model import Pairing, Table
+from .seating import seat_order
 from .tally import Record
 
 SEARCH_STEPS = 200_000
@@ -27,76 +32,127 @@ class _Budget:
         return self.left >= 0
 
 
-def pair_swiss(ranked: list[int], records: dict[int, Record], round_number: int) -> Pairing:
-    """A Swiss round for the playing entrants in ranking order (best first)."""
-    candidates: list[int | None] = [None]
-    if len(ranked) % 2:
-        unbyed = [n for n in reversed(ranked) if not records[n].byes]
-        candidates = list(unbyed or reversed(ranked))
+@dataclass(slots=True)
+class _Frame:
+    """One place of the search: the tables closed, the open table, who is left, the next try."""
+
+    tables: list[list[int]]
+    members: list[int]
+    left: list[int]
+    cursor: int
+
+
+def pair_swiss(
+    ranked: list[int], records: dict[int, Record], round_number: int, size: int = 2
+) -> Pairing:
+    """A Swiss round at tables of ``size`` for the playing entrants, ranked best first."""
     budget = _Budget()
-    for bye in candidates:
-        rest = [n for n in ranked if n != bye]
-        pairs = _search(rest, records, budget)
-        if pairs is not None:
-            return _pairing(pairs, bye, records, ranked, round_number)
+    first: tuple[int, ...] | None = None
+    for byes in bye_sets(ranked, records, len(ranked) % size):
+        first = byes if first is None else first
+        tables = _search([n for n in ranked if n not in byes], records, size, budget)
+        if tables is not None:
+            return _pairing(tables, byes, records, size, round_number)
         if budget.left < 0:
             break
-    bye = candidates[0]
-    pairs = _least_met([n for n in ranked if n != bye], records)
-    return _pairing(pairs, bye, records, ranked, round_number)
+    byes = first or ()
+    tables = _least_met([n for n in ranked if n not in byes], records, size)
+    return _pairing(tables, byes, records, size, round_number)
+
+
+def bye_sets(
+    ranked: list[int], records: dict[int, Record], spare: int
+) -> Iterator[tuple[int, ...]]:
+    """The sets of ``spare`` byes in the order tried: the lowest ranked without a bye first.
+
+    Nobody has a second bye while a playing entrant has had none: when fewer than ``spare`` have
+    had none, all of them have one and the rest go to those with the fewest byes, lowest ranked
+    first.
+    """
+    unbyed = [n for n in reversed(ranked) if not records[n].byes]
+    if len(unbyed) >= spare:
+        yield from itertools.combinations(unbyed, spare)
+        return
+    byed = sorted((n for n in reversed(ranked) if records[n].byes),
+                  key=lambda n: len(records[n].byes))
+    for more in itertools.combinations(byed, spare - len(unbyed)):
+        yield (*unbyed, *more)
 
 
 def _search(
-    rest: list[int], records: dict[int, Record], budget: _Budget
-) -> list[tuple[int, int]] | None:
-    """Rematch-free pairs of ``rest`` (top first, highest-ranked opponent first), or None.
+    rest: list[int], records: dict[int, Record], size: int, budget: _Budget
+) -> list[list[int]] | None:
+    """Rematch-free tables of ``rest`` (top first, highest-ranked candidates first), or None.
 
     Depth-first with an explicit stack (a field of thousands would pass Python's recursion
-    limit): each frame holds the entrants still unpaired and the opponent tried for the first.
+    limit). The highest-ranked unseated entrant opens each table (no choice, so its frame
+    replaces the one before); a table's later places go in ranking order, so no set is tried twice.
     """
-    frames: list[list[Any]] = [[rest, 0]]
+    frames = [_Frame([], [], rest, 0)]
     while frames:
         frame = frames[-1]
-        left = frame[0]
-        if not left:
-            return [(f[0][0], f[0][f[1]]) for f in frames[:-1]]
-        frame[1] += 1
-        i = frame[1]
-        if i >= len(left):
+        if not frame.members:
+            if not frame.left:
+                return frame.tables
+            frames[-1] = _Frame(frame.tables, [frame.left[0]], frame.left[1:], 0)
+            continue
+        place = frame.cursor
+        if place >= len(frame.left):
             frames.pop()
             continue
+        frame.cursor += 1
         if not budget.spend():
             return None
-        if not records[left[0]].met[left[i]]:
-            frames.append([left[1:i] + left[i + 1 :], 0])
+        frames.extend(_taken(frame, place, records, size))
     return None
 
 
-def _least_met(rest: list[int], records: dict[int, Record]) -> list[tuple[int, int]]:
-    """Top-down pairs allowing rematches: each top meets the one it met least, best ranked first."""
-    pairs = []
+def _taken(frame: _Frame, place: int, records: dict[int, Record], size: int) -> list[_Frame]:
+    """The frame after seating ``frame.left[place]`` at the open table, or none if it met one."""
+    who = frame.left[place]
+    if any(records[who].met[m] for m in frame.members):
+        return []
+    members = [*frame.members, who]
+    left = frame.left[:place] + frame.left[place + 1 :]
+    if len(members) == size:
+        return [_Frame([*frame.tables, members], [], left, 0)]
+    return [_Frame(frame.tables, members, left, place)]
+
+
+def _least_met(rest: list[int], records: dict[int, Record], size: int) -> list[list[int]]:
+    """Top-down tables allowing rematches: each place to whoever met the members least, best
+    ranked first."""
+    tables = []
     left = list(rest)
     while left:
-        top = left.pop(0)
-        opponent = min(left, key=lambda n: records[top].met[n])
-        left.remove(opponent)
-        pairs.append((top, opponent))
-    return pairs
+        members = [left.pop(0)]
+        while len(members) < size:
+            best = min(left, key=lambda n: sum(records[n].met[m] for m in members))
+            left.remove(best)
+            members.append(best)
+        tables.append(members)
+    return tables
 
 
 def _pairing(
-    pairs: list[tuple[int, int]],
-    bye: int | None,
+    tables: list[list[int]],
+    byes: tuple[int, ...],
     records: dict[int, Record],
-    ranked: list[int],
+    size: int,
     round_number: int,
 ) -> Pairing:
-    """The round's tables in pairing order, each seated by seat_pair."""
-    tables = [
-        Table(number=i + 1, seats=seat_pair(a, b, records, round_number))
-        for i, (a, b) in enumerate(pairs)
-    ]
-    return Pairing(round=round_number, tables=tables, byes=[] if bye is None else [bye])
+    """The round's tables in pairing order: 2 seats by seat_pair, larger ones by seat_order."""
+    def seated(members: list[int]) -> list[int]:
+        """One table's seat order."""
+        if size == 2:
+            return seat_pair(members[0], members[1], records, round_number)
+        return seat_order(members, records, size)
+
+    return Pairing(
+        round=round_number,
+        tables=[Table(number=i + 1, seats=seated(members)) for i, members in enumerate(tables)],
+        byes=sorted(byes),
+    )
 
 
 def seat_pair(higher: int, lower: int, records: dict[int, Record], round_number: int) -> list[int]:

@@ -18,7 +18,7 @@ async def refused(organizer: Organizer, answer: httpx.Response, status: int, wor
 
 @pytest.mark.parametrize(("body", "words"), [
     ({"table_size": 7, "format": "round-robin"}, "table_size 7 is outside the game's 2 to 6"),
-    ({"format": "swiss", "table_size": 3}, "swiss pairs 2-seat tables"),
+    ({"format": "single-elimination", "table_size": 3}, "single-elimination pairs 2-seat tables"),
     ({"game": "chess"}, "unknown game 'chess'"),
     ({"rules_version": "99"}, "rules_version '99'"),
     ({"options": {"no_such_option": 1}}, "no_such_option"),

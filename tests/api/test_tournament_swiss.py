@@ -101,3 +101,32 @@ async def test_a_twelve_bot_swiss_runs_to_the_end_and_its_bundle_verifies(fast_s
         code, out = await hearthlog("verify", str(bad))
         assert code == 1 and out.startswith("FAIL"), out
         assert words in out, out
+
+
+async def test_a_swiss_at_three_seat_tables_runs_to_the_end_and_its_bundle_verifies(
+        fast_server, tmp_path):
+    """Given 7 bot entrants in a 3-round Swiss of Wick & Ember at 3-seat tables, when the
+    organizer starts round 1, then every round seats two tables of three and gives one bye, no
+    entrant has two byes, each table's points add up to 3, and the bundle verifies offline."""
+    organizer = Organizer(fast_server)
+    await organizer.create(name="Three Seat Swiss", table_size=3, auto_advance=True, rounds=3)
+    for name in NAMES[:7]:
+        await organizer.register(name, bot="random")
+    await organizer.close_registration()
+    await organizer.start_round()
+    finished = await organizer.until("finished", seconds=600)
+    assert all(len(r["tables"]) == 2 and len(r["byes"]) == 1 for r in finished["rounds"])
+    assert all(len(t["seats"]) == 3 for r in finished["rounds"] for t in r["tables"])
+    byes = [n for r in finished["rounds"] for n in r["byes"]]
+    assert len(byes) == len(set(byes)) == 3
+    table = (await organizer.get("/standings")).json()
+    total = sum(float(s["points"]) for s in table["standings"])
+    assert total == 3 * (2 * 3) + 3 * 2  # three rounds: two tables of 3 points, a bye of 2
+    await organizer.close()
+
+    bundle = tmp_path / "three-seat.ndjson"
+    code, out = await hearthlog("export", "--tournament", organizer.id, "--bundle",
+                                "--url", fast_server, "--out", str(bundle))
+    assert code == 0, out
+    code, out = await hearthlog("verify", str(bundle))
+    assert code == 0 and out.startswith("ok "), out

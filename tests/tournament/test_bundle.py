@@ -63,11 +63,12 @@ def test_an_honest_swiss_bundle_verifies_line_by_line(swiss):
 @pytest.mark.parametrize(
     ("settings", "count"),
     [(rules("round-robin", table_size=3), 7), (rules("single-elimination"), 5),
-     (rules("single-elimination", seeding="standing"), 6), (rules("round-robin"), 5)],
+     (rules("single-elimination", seeding="standing"), 6), (rules("round-robin"), 5),
+     (rules("swiss", table_size=3, rounds=3), 8)],
 )
 def test_honest_bundles_of_every_format_verify(settings, count):
-    """Given a round robin at 3-seat tables, elimination brackets and a 2-seat round robin,
-    each played in full, then their bundles verify."""
+    """Given a round robin at 3-seat tables, elimination brackets, a 2-seat round robin and a
+    Swiss at 3-seat tables (two byes a round), each played in full, then their bundles verify."""
     report = verify_bundle(bundle(settings, entrants(count, bots=1), SEED))
     assert report.ok, report.problem
 

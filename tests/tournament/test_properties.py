@@ -3,6 +3,7 @@ never rematches when a rematch-free pairing exists (checked by brute force)."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 
@@ -13,24 +14,36 @@ from tests.tournament.scripted import people, random_outcome, record, seed_of, s
 SEEDS = range(12)
 
 
-def perfect(players: list[int], met: dict[int, Counter]) -> bool:
-    """Whether ``players`` can all be paired without a rematch (every matching tried)."""
+def perfect(players: list[int], met: dict[int, Counter], size: int = 2) -> bool:
+    """Whether ``players`` can all sit at tables of ``size`` without a rematch (every grouping
+    of the top entrant tried)."""
     if not players:
         return True
     top, rest = players[0], players[1:]
     return any(
-        not met[top][other] and perfect([p for p in rest if p != other], met)
-        for other in rest
+        all(not met[a][b] for a, b in itertools.combinations((top, *others), 2))
+        and perfect([p for p in rest if p not in others], met, size)
+        for others in itertools.combinations(rest, size - 1)
     )
 
 
-def rematch_free_exists(records: dict, playing: list[int]) -> bool:
-    """Whether some allowed bye and pairing of ``playing`` has no rematch."""
+def rematch_free_exists(records: dict, playing: list[int], size: int = 2) -> bool:
+    """Whether some allowed set of byes and seating of ``playing`` has no rematch."""
     met = {n: records[n].met for n in playing}
-    if len(playing) % 2 == 0:
-        return perfect(playing, met)
-    unbyed = [n for n in playing if not records[n].byes] or playing
-    return any(perfect([p for p in playing if p != bye], met) for bye in unbyed)
+    spare = len(playing) % size
+    unbyed = [n for n in playing if not records[n].byes]
+    if len(unbyed) >= spare:
+        choices = list(itertools.combinations(unbyed, spare))
+    else:
+        byed = [n for n in playing if records[n].byes]
+        choices = [(*unbyed, *more) for more in itertools.combinations(byed, spare - len(unbyed))]
+    return any(perfect([p for p in playing if p not in byes], met, size) for byes in choices)
+
+
+def rematch_free(pairing: Pairing, records: dict) -> bool:
+    """Whether no two entrants at any table of ``pairing`` have met before."""
+    return all(not records[a].met[b] for t in pairing.tables
+               for a, b in itertools.combinations(t.seats, 2))
 
 
 def alive(history: list[RoundRecord], playing: list[int]) -> set[int]:
@@ -51,10 +64,13 @@ def check_round(pairing: Pairing, playing: list[int], history: list[RoundRecord]
 
 
 def check_byes(pairing: Pairing, playing: list[int], history: list[RoundRecord]) -> None:
-    """Swiss: no second bye while another playing entrant had none."""
+    """Swiss: no second bye while another playing entrant had none and has none this round, and
+    none given to one with more byes than another left playing."""
     had = Counter(n for r in history for n in r.pairing.byes)
+    seated = [n for n in playing if n not in pairing.byes]
     for n in pairing.byes:
-        assert had[n] == 0 or all(had[m] for m in playing), (n, had)
+        assert had[n] == 0 or all(had[m] or m in pairing.byes for m in playing), (n, had)
+        assert all(had[n] <= had[m] for m in seated), (n, had)
 
 
 def decisive(index: int):
@@ -63,10 +79,12 @@ def decisive(index: int):
     return lambda pairing, table: chooser.choice([[1, 2], [2, 1]])
 
 
-def play_with_dropouts(format: str, count: int, index: int, table_size: int = 2) -> None:
+def play_with_dropouts(
+    format: str, count: int, index: int, table_size: int = 2, rounds: int | None = None
+) -> None:
     """A whole tournament with random results and a random dropout, every round checked."""
     chooser = random.Random(index * 100 + count)
-    rules = settings(format, table_size=table_size)
+    rules = settings(format, table_size=table_size, rounds=rounds)
     dropout = chooser.randrange(count) if count > max(3, table_size + 1) else None
     entrants = people(count, withdrawn={} if dropout is None else {dropout: 1})
     outcome = random_outcome(index) if format != "single-elimination" else decisive(index)
@@ -87,8 +105,8 @@ def play_with_dropouts(format: str, count: int, index: int, table_size: int = 2)
         met = tally(entrants, history, table_size)
         if format == "swiss":
             check_byes(pairing, playing, history)
-        if format == "swiss" and rematch_free_exists(met, playing):
-            assert all(not met[t.seats[0]].met[t.seats[1]] for t in pairing.tables), number
+        if format == "swiss" and rematch_free_exists(met, playing, table_size):
+            assert rematch_free(pairing, met), number
         history.append(record(pairing, outcome))
 
 
@@ -98,6 +116,18 @@ def test_swiss_pairings_hold_for_many_seeds_and_counts():
     for count in range(2, 11):
         for index in SEEDS:
             play_with_dropouts("swiss", count, index)
+
+
+def test_swiss_at_larger_tables_holds_for_many_seeds_and_counts():
+    """Given Swiss at 3-seat tables (3 to 11 entrants) and 4-seat tables (4 to 13) over up to 4
+    rounds, each with a dropout after round 1 when large enough, then every round is
+    deterministic, seats every playing entrant once with no second bye while another had none,
+    and is rematch-free whenever some set of byes and seating is."""
+    for index in SEEDS[:6]:
+        for count in range(3, 12):
+            play_with_dropouts("swiss", count, index, table_size=3, rounds=min(4, count - 1))
+        for count in range(4, 14):
+            play_with_dropouts("swiss", count, index, table_size=4, rounds=min(4, count - 1))
 
 
 def test_round_robin_and_elimination_rounds_hold_for_many_seeds_and_counts():

@@ -13,8 +13,8 @@ from tests.tournament.scripted import people, settings
     [
         (settings("round-robin", table_size=7), "table_size 7 is outside the game's 2 to 6 seats"),
         (settings("round-robin", table_size=1), "table_size 1 is outside"),
-        (settings("swiss", table_size=3), "swiss pairs 2-seat tables, not 3"),
-        (settings("single-elimination", table_size=4), "single-elimination pairs 2-seat tables"),
+        (settings("single-elimination", table_size=4),
+         "single-elimination pairs 2-seat tables, not 4; use swiss or round-robin"),
         (settings("swiss", rounds=0), "rounds must be 1 to 64"),
         (settings("swiss", rounds=65), "rounds must be 1 to 64"),
         (settings("swiss", seeding="standing"), "seeding applies to single-elimination only"),
@@ -31,6 +31,7 @@ def test_settings_outside_the_rules_are_refused_by_name(rules, message):
 def test_sound_settings_pass_the_check():
     """Given each format at a size it plays, then check_settings accepts it."""
     for rules in (settings("round-robin", table_size=4), settings("swiss", rounds=3),
+                  settings("swiss", table_size=4),
                   settings("single-elimination", seeding="standing", turn_seconds=30)):
         check_settings(rules, 2, 6)
 
@@ -45,6 +46,10 @@ def test_sound_settings_pass_the_check():
         (settings("swiss"), 12, 4),
         (settings("swiss"), 17, 5),
         (settings("swiss", rounds=3), 12, 3),
+        (settings("swiss", table_size=3), 9, 2),
+        (settings("swiss", table_size=3), 10, 3),
+        (settings("swiss", table_size=4), 16, 2),
+        (settings("swiss", table_size=4), 17, 3),
         (settings("single-elimination"), 6, 3),
         (settings("single-elimination"), 8, 3),
         (settings("single-elimination"), 9, 4),
