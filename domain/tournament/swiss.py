@@ -46,16 +46,14 @@ def pair_swiss(
     ranked: list[int], records: dict[int, Record], round_number: int, size: int = 2
 ) -> Pairing:
     """A Swiss round at tables of ``size`` for the playing entrants, ranked best first."""
-    budget = _Budget()
-    first: tuple[int, ...] | None = None
-    for byes in bye_sets(ranked, records, len(ranked) % size):
-        first = byes if first is None else first
+    budget, spare = _Budget(), len(ranked) % size
+    for byes in bye_sets(ranked, records, spare):
         tables = _search([n for n in ranked if n not in byes], records, size, budget)
         if tables is not None:
             return _pairing(tables, byes, records, size, round_number)
         if budget.left < 0:
             break
-    byes = first or ()
+    byes = next(bye_sets(ranked, records, spare))
     tables = _least_met([n for n in ranked if n not in byes], records, size)
     return _pairing(tables, byes, records, size, round_number)
 
