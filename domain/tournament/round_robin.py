@@ -11,7 +11,7 @@ from __future__ import annotations
 from domain.core.rng import Rng
 
 from .model import Entrant, Pairing, Table
-from .seating import seat_order
+from .seating import grouped, seat_order
 from .tally import Record
 
 ROTATIONS = 16  # groupings tried per round, from the first 16 rotations of the drawn order
@@ -65,26 +65,9 @@ def pair_large(
     byes = sorted(drawn, key=lambda n: (len(records[n].byes), place[n]))[:spare]
     left = [n for n in drawn if n not in byes]
     starts = [left[i:] + left[:i] for i in range(min(len(left), ROTATIONS))]
-    groups = min((_grouped(start, records, size) for start in starts), key=lambda g: g[0])[1]
+    groups = min((grouped(start, records, size) for start in starts), key=lambda g: g[0])[1]
     tables = [
         Table(number=i + 1, seats=seat_order(members, records, size))
         for i, members in enumerate(groups)
     ]
     return Pairing(round=round_number, tables=tables, byes=sorted(byes))
-
-
-def _grouped(
-    order: list[int], records: dict[int, Record], size: int
-) -> tuple[int, list[list[int]]]:
-    """Tables filled in turn from ``order``, each adding the entrant who met its members least;
-    with the number of repeat meetings they make."""
-    left, groups, repeats = list(order), [], 0
-    while left:
-        members = [left.pop(0)]
-        while len(members) < size:
-            best = min(left, key=lambda n: sum(records[n].met[m] for m in members))
-            repeats += sum(records[best].met[m] for m in members)
-            left.remove(best)
-            members.append(best)
-        groups.append(members)
-    return repeats, groups

@@ -1,4 +1,5 @@
-"""Seat order at tables of more than 2 seats: every member in a seat it has sat least."""
+"""Tables of any size: who sits together (the least met) and, at more than 2 seats, in which
+order (every member in a seat it has sat least)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,23 @@ from collections.abc import Iterable
 from .tally import Record
 
 PERMUTE_MAX = 6  # tables up to this size try every seat order; larger ones are seated greedily
+
+
+def grouped(
+    order: list[int], records: dict[int, Record], size: int
+) -> tuple[int, list[list[int]]]:
+    """Tables filled in turn from ``order``, each adding the entrant who met its members least;
+    with the number of repeat meetings they make."""
+    left, groups, repeats = list(order), [], 0
+    while left:
+        members = [left.pop(0)]
+        while len(members) < size:
+            best = min(left, key=lambda n: sum(records[n].met[m] for m in members))
+            repeats += sum(records[best].met[m] for m in members)
+            left.remove(best)
+            members.append(best)
+        groups.append(members)
+    return repeats, groups
 
 
 def seat_order(members: list[int], records: dict[int, Record], size: int) -> list[int]:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .model import Pairing, Table
-from .seating import seat_order
+from .seating import grouped, seat_order
 from .tally import Record
 
 SEARCH_STEPS = 200_000
@@ -54,7 +54,7 @@ def pair_swiss(
         if budget.left < 0:
             break
     byes = next(bye_sets(ranked, records, spare))
-    tables = _least_met([n for n in ranked if n not in byes], records, size)
+    _, tables = grouped([n for n in ranked if n not in byes], records, size)
     return _pairing(tables, byes, records, size, round_number)
 
 
@@ -115,21 +115,6 @@ def _taken(frame: _Frame, place: int, records: dict[int, Record], size: int) -> 
     if len(members) == size:
         return [_Frame([*frame.tables, members], [], left, 0)]
     return [_Frame(frame.tables, members, left, place)]
-
-
-def _least_met(rest: list[int], records: dict[int, Record], size: int) -> list[list[int]]:
-    """Top-down tables allowing rematches: each place to whoever met the members least, best
-    ranked first."""
-    tables = []
-    left = list(rest)
-    while left:
-        members = [left.pop(0)]
-        while len(members) < size:
-            best = min(left, key=lambda n: sum(records[n].met[m] for m in members))
-            left.remove(best)
-            members.append(best)
-        tables.append(members)
-    return tables
 
 
 def _pairing(
