@@ -7,8 +7,8 @@ import gc
 import logging
 import multiprocessing
 import os
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 import asyncpg
 from litestar import Litestar, Request, Response, get
@@ -37,6 +37,7 @@ from service.postgres import UNAVAILABLE
 from service.reading import BodyReading
 from service.reads import Reads
 from service.schemas import Health
+from service.sources import Clock, SeedSource, secret_seed, wall_clock
 from service.store import PostgresStore
 
 MAX_BODY = 64 * 1024
@@ -228,14 +229,15 @@ def cors_config() -> CORSConfig | None:
     )
 
 
-def tournaments(app: Litestar) -> None:
-    """The tournament use cases, on the match service's pool (service.tournaments)."""
+def tournaments(app: Litestar, seeds: SeedSource) -> None:
+    """The tournament use cases, on the match service's pool (service.tournaments); ``seeds``
+    draws each tournament's secret seed."""
     from service.store.tournaments import TournamentStore
     from service.tournament_rounds import Rounds
     from service.tournaments import TournamentService
 
     store = TournamentStore(app.state.pool)
-    app.state.tournaments = TournamentService(store, app.state.service)
+    app.state.tournaments = TournamentService(store, app.state.service, seeds=seeds)
     app.state.rounds = Rounds(app.state.tournaments)
 
 
@@ -256,12 +258,12 @@ async def read_replica(app: Litestar, url: str | None) -> AsyncIterator[Reads]:
         await standby.close()
 
 
-def create_app(database_url: str | None = None, read_database_url: str | None = None) -> Litestar:
-    """The application; with a database URL it connects, migrates and serves on start-up; with
-    a read database URL (else HEARTHLOG_READ_DATABASE_URL) stale-safe reads go to that standby."""
-    from service.replica import READ_DATABASE_URL
-
-    read_url = read_database_url or os.environ.get(READ_DATABASE_URL)
+def on_database(
+    database_url: str, read_url: str | None, limits: Limits, *, seeds: SeedSource, clock: Clock
+) -> Callable[[Litestar], AbstractAsyncContextManager[None]]:
+    """The lifespan that opens the pool and migrates on start-up and closes it on shutdown,
+    serving the match and tournament services (drawing seeds from ``seeds``, telling the time
+    by ``clock``) and live play meanwhile."""
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -274,14 +276,26 @@ def create_app(database_url: str | None = None, read_database_url: str | None = 
         app.state.pool = await create_pool(database_url, max_size=pool_size())
         try:
             async with read_replica(app, read_url) as reads:
-                app.state.service = MatchService(reads.primary, limits.lobby_hours, reads)
-                tournaments(app)
+                app.state.service = MatchService(reads.primary, limits.lobby_hours, reads,
+                                                 seeds=seeds, clock=clock)
+                tournaments(app, seeds)
                 tune_collector()
                 async with live_play(app, database_url):
                     yield
         finally:
             await app.state.pool.close()
 
+    return lifespan
+
+
+def create_app(database_url: str | None = None, read_database_url: str | None = None, *,
+               seeds: SeedSource = secret_seed, clock: Clock = wall_clock) -> Litestar:
+    """The application; with a database URL it connects, migrates and serves on start-up; with
+    a read database URL (else HEARTHLOG_READ_DATABASE_URL) stale-safe reads go to that standby.
+    ``seeds`` and ``clock`` are production's unless an in-process test hands in its own."""
+    from service.replica import READ_DATABASE_URL
+
+    read_url = read_database_url or os.environ.get(READ_DATABASE_URL)
     limits = Limits.from_env()
     app = Litestar(
         route_handlers=[health, GameController, MatchController, StreamController,
@@ -300,7 +314,8 @@ def create_app(database_url: str | None = None, read_database_url: str | None = 
         cors_config=cors_config(),
         openapi_config=openapi_config(),
         plugins=[TypedCommands()],
-        lifespan=[orphan_guard, lifespan] if database_url else [],
+        lifespan=[orphan_guard, on_database(database_url, read_url, limits, seeds=seeds,
+                                            clock=clock)] if database_url else [],
         request_max_body_size=MAX_BODY,
     )
     app.state.limits, app.state.stream_slots = limits, StreamSlots(limits)

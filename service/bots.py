@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict
-from datetime import UTC, datetime
 
 from domain.core import bots, match
 from service.clock import Due, never_due, next_due
@@ -23,6 +22,7 @@ from service.errors import ServiceError
 from service.loading import Loaded
 from service.matches import MatchService
 from service.postgres import warn_failed
+from service.sources import Clock
 
 log = logging.getLogger("hearthlog.bots")
 LONGEST_WAIT = 30.0  # a move due later is left to the clock's sweep
@@ -30,10 +30,13 @@ REMEMBERED = 10_000  # matches known never to need a move, so notifications abou
 
 
 class BotRunner:
-    """One task per match the server owes a move in; a poke makes it look again."""
+    """One task per match the server owes a move in; a poke makes it look again. It tells the
+    time by ``clock``, the service's own unless given (service.sources)."""
 
-    def __init__(self, service: MatchService, bot_delay: float) -> None:
+    def __init__(self, service: MatchService, bot_delay: float, *,
+                 clock: Clock | None = None) -> None:
         self.service, self.bot_delay = service, bot_delay
+        self.clock = clock or service.clock
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._wakes: dict[str, asyncio.Event] = {}
         self._never: OrderedDict[str, None] = OrderedDict()
@@ -76,23 +79,42 @@ class BotRunner:
         if again:
             self.poke(match_id)
 
+    async def step(self, match_id: str) -> Due | None:
+        """One turn of the runner's loop, without waiting: make the move due by the clock now, if
+        there is one; that move (None when none is due yet or the rules leave none to make). A
+        version clash (another writer moved first) is raised, not planned around."""
+        loaded, due = await self._plan(match_id)
+        if due is None or self._wait(due) > 0:
+            return None
+        return due if await self._move(loaded, due.seat, due.kind) is not None else None
+
     async def _moves(self, match_id: str, wake: asyncio.Event) -> bool:
         """Plan, wait, act, until nothing is due soon; True when poked while finishing."""
         while True:
             wake.clear()
-            loaded = await self.service.cache.load(match_id)
-            due = next_due(loaded, self.bot_delay)
+            loaded, due = await self._plan(match_id)
             if due is None:
-                self._remember_if_never_due(loaded)
                 return wake.is_set()
-            wait = (due.at - datetime.now(UTC)).total_seconds()
+            wait = self._wait(due)
             if wait > LONGEST_WAIT:
                 return wake.is_set()
             if wait > 0:  # the loop's timer runs on another clock and may wake a little early,
-                await _woken(wake, wait)  # so look at the wall clock again before acting
+                await _woken(wake, wait)  # so look at the clock again before acting
                 continue
             if not await self.act(loaded, due):
                 return False
+
+    async def _plan(self, match_id: str) -> tuple[Loaded, Due | None]:
+        """The match as stored and the server's soonest move in it (None: it owes none)."""
+        loaded = await self.service.cache.load(match_id)
+        due = next_due(loaded, self.bot_delay)
+        if due is None:
+            self._remember_if_never_due(loaded)
+        return loaded, due
+
+    def _wait(self, due: Due) -> float:
+        """Seconds until a move is due by the clock (zero or less: due now)."""
+        return (due.at - self.clock()).total_seconds()
 
     async def act(self, loaded: Loaded, due: Due) -> bool:
         """Make the one due move at the loaded version; True when moved or outrun (plan again)."""

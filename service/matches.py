@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import secrets
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,6 +24,7 @@ from service.errors import ServiceError, not_found, version_clash
 from service.loading import Loaded, StateCache, game_of, kept_times
 from service.names import nickname
 from service.reads import Reads
+from service.sources import Clock, SeedSource, secret_seed, wall_clock
 from service.store import (
     CommandRecord,
     DuplicateCommand,
@@ -49,11 +49,14 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class MatchService:
-    """Every use case of the REST API, over one event store."""
+    """Every use case of the REST API, over one event store; ``seeds`` draws each new match's
+    server seed and ``clock`` tells the time (service.sources: secret and wall-clock unless a
+    test hands in its own)."""
 
     def __init__(self, store: EventStore, lobby_hours: float = 24.0,
-                 reads: Reads | None = None) -> None:
-        self.store = store
+                 reads: Reads | None = None, *, seeds: SeedSource = secret_seed,
+                 clock: Clock = wall_clock) -> None:
+        self.store, self.seeds, self.clock = store, seeds, clock
         self.reads = reads or Reads(store)  # where stale-safe reads go (service.reads)
         self.lobby_for = timedelta(hours=lobby_hours)
         self.cache = StateCache(store)
@@ -94,7 +97,7 @@ class MatchService:
     async def _open(self, game: Game, body: schemas.CreateMatch, match_id: str,
                     host_token_hash: bytes, invite_hash: bytes | None) -> None:
         """Draw the server seed, commit to it, store the match and its first event."""
-        seed = secrets.token_bytes(32)
+        seed = self.seeds()
         with rule_errors():
             created = match.open_match(
                 game,
@@ -248,7 +251,7 @@ class MatchService:
         """410 for a lobby not started within its time (HEARTHLOG_LOBBY_HOURS): it is over."""
         row = (self.cache.known(match_id) or await self.cache.load(match_id)).row
         ends = row.created_at + self.lobby_for
-        if row.status == "lobby" and datetime.now(UTC) >= ends:
+        if row.status == "lobby" and self.clock() >= ends:
             hours = self.lobby_for.total_seconds() / 3600
             raise ServiceError(410, f"this lobby expired at {ends.isoformat()}: it was not "
                                f"started within {hours:g} hours of its creation "
@@ -326,7 +329,7 @@ class MatchService:
         with rule_errors():
             events, state = match.decide_and_evolve(loaded.game, loaded.state, seat, command, seed)
         written = range(loaded.version + 1, loaded.version + len(events) + 1)
-        stamp = datetime.now(UTC)
+        stamp = self.clock()
         after = Loaded(row=_stamped(loaded.row, stamp), game=loaded.game, state=state,
                        version=loaded.version + len(events),
                        times=kept_times(state, loaded.times, ((v, stamp) for v in written)))
@@ -354,8 +357,8 @@ class MatchService:
         self.cache.remember(mid, after.version, state, after.times)
         # Without a turn clock the answer does not depend on the append's time: reuse it.
         unclocked = record is not None and match.turn_seconds(state) is None
-        answer = record.response if record is not None and unclocked else None
-        return Outcome(loaded=after, version=after.version, answer=answer)
+        reused = record.response if record is not None and unclocked else None
+        return Outcome(loaded=after, version=after.version, answer=reused)
 
     async def _server_seed(self, match_id: str) -> bytes:
         """The match's secret server seed (kept in memory once read; never shown while in play)."""

@@ -11,6 +11,7 @@ import msgspec
 
 from domain.core.chain import GENESIS, chain, link
 from service.snapshots import Snapshot, checksum
+from service.sources import Clock, wall_clock
 from service.store import (
     CommandRecord,
     DuplicateCommand,
@@ -49,13 +50,14 @@ class _Match:
 class MemoryStore:
     """Matches in a dict; each method runs without awaiting, so it is atomic under asyncio."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, clock: Clock = wall_clock) -> None:
         self._matches: dict[str, _Match] = {}
+        self.clock = clock  # when events are recorded and what is due (service.sources)
         self._last_time = datetime.fromtimestamp(0, UTC)
 
     def _now(self) -> datetime:
-        """A strictly increasing clock, so "newest first" never ties."""
-        self._last_time = max(datetime.now(UTC), self._last_time + timedelta(microseconds=1))
+        """The clock's time, made strictly increasing so "newest first" never ties."""
+        self._last_time = max(self.clock(), self._last_time + timedelta(microseconds=1))
         return self._last_time
 
     def _find(self, match_id: str) -> _Match | None:
@@ -233,7 +235,7 @@ class MemoryStore:
 
     async def due_matches(self, *, bot_delay: float, limit: int = 100) -> list[str]:
         """Matches in play where a bot is to act or a turn clock ran out; see ``is_due``."""
-        now = datetime.now(UTC)
+        now = self.clock()
         rows = [m.row for m in self._matches.values() if is_due(m.row, bot_delay, now)]
         rows.sort(key=lambda row: due_at(row, bot_delay) or now)
         return [row.match_id for row in rows][:limit]

@@ -11,7 +11,6 @@ revision (service.store.tournaments); a clash answers 409 and changes nothing.
 from __future__ import annotations
 
 import hashlib
-import secrets
 import uuid
 
 import msgspec
@@ -34,6 +33,7 @@ from service.errors import ServiceError, forbidden, unauthorized
 from service.loading import game_of
 from service.matches import MatchService, rule_errors
 from service.names import nickname
+from service.sources import SeedSource, secret_seed
 from service.store import EventStore, PostgresStore
 from service.store.tournaments import (
     NameTaken,
@@ -47,15 +47,18 @@ NEEDS_ORGANIZER = "this needs the organizer token: send 'Authorization: Bearer <
 
 
 class TournamentService:
-    """The tournament use cases, over the tournament store and the match service."""
+    """The tournament use cases, over the tournament store and the match service; ``seeds``
+    draws each new tournament's secret seed (service.sources). Its tokens are credentials: they
+    always come from ``secrets`` (service.auth), never from ``seeds``."""
 
-    def __init__(self, store: TournamentStore, matches: MatchService) -> None:
-        self.store, self.matches = store, matches
+    def __init__(self, store: TournamentStore, matches: MatchService, *,
+                 seeds: SeedSource = secret_seed) -> None:
+        self.store, self.matches, self.seeds = store, matches, seeds
 
     async def create(self, body: ts.CreateTournament) -> ts.TournamentCreated:
         """Open a tournament: check its settings, commit to a fresh seed, hand out the token."""
         settings = settings_of(body)
-        seed, token = secrets.token_bytes(32), auth.new_token()
+        seed, token = self.seeds(), auth.new_token()
         row = await self.store.create(NewTournament(
             tournament_id=str(uuid.uuid4()), name=nickname(body.name),
             settings=msgspec.to_builtins(settings), auto_advance=body.auto_advance, seed=seed,
