@@ -14,12 +14,18 @@ import httpx
 import pytest
 
 from tests.api.players import finished_documents, seated_match
+from tests.api.test_commands import practice
 from tests.live.conftest import FAST
 from tests.live.stream_client import Follower, stored_events, wait_for
 from tests.live.test_live_bots import bot_match
 from tests.live.workers_support import pinned, sessions, workers_of
 from tests.reliability.audit import audit
 from tests.servers import Server, copied_database, serving
+
+# Two of Ash's first moves at the practice table: a Warden that misses Bryn's Hearthflame, and
+# the Veilkeeper.
+WARDEN_MISS = {"type": "play", "card": "lamp_warden", "target": 1, "guess": "lensmaker"}
+VEILKEEPER = {"type": "play", "card": "veilkeeper", "target": None, "guess": None}
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +91,12 @@ async def test_a_command_sent_to_one_worker_reaches_a_stream_held_by_the_other(t
     start = (await seat.get("/view"))["version"]
     action = (await seat.get("/legal-actions"))["actions"][0]["command"]
     following = asyncio.create_task(spectator.follow(lambda u: u["version"] > start))
-    await asyncio.sleep(0.5)  # the stream is open on B before the command goes to A
+
+    async def opened() -> bool:
+        """Whether B's stream sent its first update: it is open before the command goes to A."""
+        return bool(spectator.updates)
+
+    await wait_for(opened, seconds=20, poll=0.02)
     sent = await mover.post(f"/matches/{match_id}/commands", json={"command": action})
     assert sent.status_code == 200, sent.text
     await asyncio.wait_for(following, timeout=20)  # well before a heartbeat's re-read
@@ -124,29 +135,28 @@ async def test_a_worker_never_serves_or_decides_on_a_state_another_worker_made_s
     """Given worker A holding the match in its cache (it served the seat's legal actions), when
     the seat plays through worker B, then A's view shows B's version; a command sent through A
     that was legal in A's cached state but is not any more is refused and stores nothing, and so
-    is any command sent through A expecting the cached version."""
-    for _ in range(20):
-        created, (ash, bryn) = await seated_match(two_workers, ["Ash", "Bryn"])
-        match_id = created["match_id"]
-        first = (await ash.get("/view"))["to_act"][0]
-        seat = (ash, bryn)[first]
-        a, b = await both(two_workers, bearer(seat.token))
-        url = f"/matches/{match_id}"
-        cached = (await a.get(f"{url}/legal-actions")).json()
-        moved = await b.post(f"{url}/commands", json={"command": cached["actions"][0]["command"]})
-        assert moved.status_code == 200, moved.text
-        seen = (await a.get(f"{url}/view")).json()
-        assert seen["version"] == moved.json()["version"] > cached["version"]
-        now = [act["command"] for act in (await b.get(f"{url}/legal-actions")).json()["actions"]]
-        stale = [act["command"] for act in cached["actions"] if act["command"] not in now]
-        if stale:
-            break
-        # The move ended the round and the seat opens the next holding the same cards: every
-        # cached command is legal again. Deal again.
-        for client in (a, b, ash.client, bryn.client):
-            await client.aclose()
-    assert stale, "twenty deals in a row left every cached command legal"
-    again = await a.post(f"{url}/commands", json={"command": stale[0]})
+    is any command sent through A expecting the cached version.
+
+    The table is a practice one with a scripted deal (tests/api/test_commands.py's KNOWN_ROUND,
+    Ash opening with a Veilkeeper and a Lamp Warden, Bryn holding the Hearthflame): Ash's Warden
+    guessing a Lensmaker misses, the round goes on and it is Bryn's turn, so Ash's Veilkeeper,
+    legal in A's cached state, is not any more. (A move that ends a round can leave the same
+    seat to open the next with the same cards, every cached command legal again: a random deal
+    had to be dealt again until one left a stale command.)"""
+    created, (ash, bryn) = await practice(two_workers)
+    match_id = created["match_id"]
+    a, b = await both(two_workers, bearer(ash.token))
+    url = f"/matches/{match_id}"
+    cached = (await a.get(f"{url}/legal-actions")).json()
+    commands = [act["command"] for act in cached["actions"]]
+    assert WARDEN_MISS in commands and VEILKEEPER in commands
+    moved = await b.post(f"{url}/commands", json={"command": WARDEN_MISS})
+    assert moved.status_code == 200, moved.text
+    seen = (await a.get(f"{url}/view")).json()
+    assert seen["version"] == moved.json()["version"] > cached["version"]
+    assert seen["to_act"] == [1]
+    assert (await b.get(f"{url}/legal-actions")).json()["actions"] == []
+    again = await a.post(f"{url}/commands", json={"command": VEILKEEPER})
     assert again.status_code in (409, 422), again.text
     body = {"command": cached["actions"][0]["command"], "expected_version": cached["version"]}
     expected = await a.post(f"{url}/commands", json=body)
