@@ -18,7 +18,13 @@ from domain.core.codec import event_decoder
 from projections.log import seat_log
 from tests.api.players import open_match, seated_match
 from tests.live.live_support import WICK
-from tests.live.stream_client import Follower, cut_listeners, finished, stored_events
+from tests.live.stream_client import (
+    Follower,
+    cut_listeners,
+    finished,
+    stored_events,
+    wait_for,
+)
 
 
 @pytest.fixture(scope="module")
@@ -30,14 +36,22 @@ async def followed(two_servers, live_database) -> dict[str, Any]:
     created, players = await seated_match(b, ["Ash", "Bryn"], options={"ember_target": 6})
     match_id = created["match_id"]
     ash, spectator = Follower(a, match_id, players[0].token), Follower(a, match_id)
-    cut = []
+    cut, away = [], []
+
+    async def sent_past(version: int) -> int:
+        """The last version server A sent the spectator, once it is past ``version`` (0 until
+        then): server A has a version Ash, who left at ``version``, has not seen."""
+        sent = spectator.updates[-1]["version"] if spectator.updates else 0
+        return sent if sent > version else 0
 
     async def ash_follows() -> None:
-        """Follow for five updates, hang up, cut the listeners, resume after the last id."""
+        """Follow for five updates, hang up, cut the listeners, wait until play has gone on
+        (server A has sent the spectator a version Ash missed), then resume after the last id."""
         await ash.follow(finished, limit=5)
         if not finished(ash.updates[-1]):
             cut.append(await cut_listeners(live_database))
-            await asyncio.sleep(0.2)  # play goes on while Ash is away
+            left = ash.updates[-1]["version"]
+            away.append((left, await wait_for(lambda: sent_past(left), seconds=60, poll=0.05)))
             await ash.follow(finished)
 
     play = [p.play_randomly(random.Random(n)) for n, p in enumerate(players)]
@@ -52,6 +66,7 @@ async def followed(two_servers, live_database) -> dict[str, Any]:
         "ash": ash,
         "spectator": spectator,
         "cut": cut,
+        "away": away,
         "events": await stored_events(live_database, match_id),
     }
 
@@ -59,10 +74,18 @@ async def followed(two_servers, live_database) -> dict[str, Any]:
 def test_a_follower_sees_every_version_once_in_order_across_a_reconnect(followed):
     """Given commands sent to server B, when Ash follows server A, hangs up and resumes with
     Last-Event-ID while every listener is cut, then Ash's updates cover versions 1 to the last
-    exactly once, in order, each with a view of its own version."""
+    exactly once, in order, each with a view of its own version.
+
+    Ash resumes only once server A has sent the spectator a version Ash has not seen
+    (``away``: the last version Ash saw, the spectator's latest when Ash resumed), so the
+    resumed stream must catch up on what was missed, in one update: a server that went on
+    from the present would leave a gap here, whatever the timing."""
     updates, events = followed["ash"].updates, followed["events"]
     assert followed["cut"] and followed["cut"][0] >= 2  # both servers' listeners were cut
+    [(left, missed)] = followed["away"]
+    assert missed > left  # play went on while Ash was away
     assert len(updates) > 5  # five, then at least the catch-up after the reconnect
+    assert (updates[5]["first"], updates[5]["version"] >= missed) == (left + 1, True)
     covered = [v for u in updates for v in range(u["first"], u["version"] + 1)]
     assert covered == list(range(1, len(events) + 1))
     assert all(u["view"]["version"] == u["version"] for u in updates)
