@@ -1,9 +1,16 @@
 """Turn clocks: an idle seat is played for after its deadline, across a restart, and only once
-while two server processes watch the same match."""
+while two server processes watch the same match.
+
+These run real server processes, which tell the wall clock's time (a test clock cannot reach
+into them: tests/live/test_seat_clocks.py steps one in process). So no test sleeps a fixed time
+and then asserts: each polls with a deadline for what must happen (``wait_for``), waits for a
+moment by polling the wall clock until it has passed (``until_past``: a timer may wake early),
+and checks that something did not happen only once a later event that must come after it is
+stored.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from datetime import datetime, timedelta
 
@@ -26,6 +33,18 @@ async def time_outs(database_url: str, match_id: str) -> list:
         for row in await stored_events(database_url, match_id)
         if row["type"] == "seat_timed_out"
     ]
+
+
+async def until_past(moment: datetime) -> datetime:
+    """Poll the wall clock until it has passed ``moment``; the time then."""
+
+    async def passed() -> datetime | None:
+        """The time now, once it is past the moment."""
+        now = datetime.now(moment.tzinfo)
+        return now if now > moment else None
+
+    left = (moment - datetime.now(moment.tzinfo)).total_seconds()
+    return await wait_for(passed, seconds=max(0.0, left) + 10, poll=0.02)
 
 
 async def clocked(base: str, seconds: int) -> tuple[str, Player, dict]:
@@ -59,8 +78,7 @@ async def test_the_clock_survives_a_server_restart(database_url):
         match_id, _, view = await clocked(first, 3)
     deadline = datetime.fromisoformat(view["deadline"])
     assert await time_outs(database_url, match_id) == []
-    await asyncio.sleep(max(0.0, (deadline - datetime.now(deadline.tzinfo)).total_seconds()))
-    restarted_at = datetime.now(deadline.tzinfo)
+    restarted_at = await until_past(deadline)
     with serving_live(database_url):
         [first_out, *_] = await wait_for(lambda: time_outs(database_url, match_id), seconds=60)
     assert first_out["recorded_at"] >= max(deadline, restarted_at)
@@ -103,7 +121,12 @@ async def test_a_seat_that_never_commits_is_played_for_at_its_own_deadline_once(
     once and Bryn two seconds later (through the other server) and Cole never, then Cole's
     deadline never moved, Cole is played for once, at that deadline (before Bryn's commitment
     plus four seconds), and every time-out of the match came a full clock after its seat began
-    to owe, never twice for one wait."""
+    to owe, never twice for one wait.
+
+    "Once" is checked after the next wait's time-out is stored: that wait began when the beat
+    Cole was played for resolved, so it times out a full four seconds later, by when both
+    servers' sweeps (every 0.2 s) have each looked at the match many times; a second play for
+    Cole's wait, made meanwhile, would be stored by then and fail the checks."""
     first, second = two_servers
     created, players = await seated_match(first, ["Ash", "Bryn", "Cole"], game="whiteout-road",
                                           turn_seconds=4)
@@ -111,7 +134,7 @@ async def test_a_seat_that_never_commits_is_played_for_at_its_own_deadline_once(
     try:
         deadline = datetime.fromisoformat((await cole.get("/view"))["deadline"])
         await ash.send((await ash.get("/legal-actions"))["actions"][0]["command"])
-        await asyncio.sleep(2)
+        two_seconds_in = await until_past(deadline - timedelta(seconds=2))
         async with httpx.AsyncClient(base_url=second, headers=bryn.client.headers) as other:
             action = (await bryn.get("/legal-actions"))["actions"][0]["command"]
             sent = await other.post(f"/matches/{match_id}/commands", json={"command": action})
@@ -124,10 +147,14 @@ async def test_a_seat_that_never_commits_is_played_for_at_its_own_deadline_once(
         assert deadline <= out["recorded_at"] < deadline + timedelta(seconds=2)
         [bryn_at] = [row["recorded_at"] for row in await stored_events(live_database, match_id)
                      if row["type"] == "play_committed" and json.loads(row["metadata"])["seat"] == 1]
-        assert out["recorded_at"] < bryn_at + timedelta(seconds=4)
-        await asyncio.sleep(1)  # both servers had time to (wrongly) play for Cole again
-        rows = await stored_events(live_database, match_id)
-        outs = seat_time_outs(rows)
+        assert bryn_at >= two_seconds_in and out["recorded_at"] < bryn_at + timedelta(seconds=4)
+
+        async def next_wait_timed_out() -> list:
+            """Every time-out, once one is stored for a wait begun after Cole's first."""
+            outs = seat_time_outs(await stored_events(live_database, match_id))
+            return outs if any(since > outs[0][1] for _, since, _, _ in outs) else []
+
+        outs = await wait_for(next_wait_timed_out, seconds=60)
         assert [o for o in outs if o[3] < deadline + timedelta(seconds=3)] == [outs[0]]
         assert outs[0][0] == 2
         assert all(played - began >= timedelta(seconds=4) for _, _, began, played in outs)
