@@ -1,5 +1,8 @@
 """Live fan-out from one fold, in process: one store read per change however many follow, and
-each follower still gets exactly its own updates, late, behind or resumed."""
+each follower still gets exactly its own updates, late, behind or resumed.
+
+Every match here is dealt from counted_seeds(DEALS) (tests/core/sources.py) and played by a seeded
+``random.Random``, so each test plays the same commands on the same deal every run."""
 
 from __future__ import annotations
 
@@ -18,8 +21,10 @@ from service.live import Hub, follow
 from service.loading import Loaded, decode_events
 from service.matches import MatchService
 from service.memory_store import MemoryStore
+from tests.core.sources import counted_seeds
 
 QUIET = 60.0  # a heartbeat far longer than any test, so every read counted is a change's
+DEALS = "live-fanout"
 
 
 class CountingStore(MemoryStore):
@@ -99,7 +104,7 @@ async def test_many_followers_cost_one_store_read_per_change_and_each_gets_its_o
     follower's log is exactly its seat's (private lines only its own) and every view is the one
     of its seat at its version."""
     store = CountingStore()
-    service, hub = MatchService(store), Hub()
+    service, hub = MatchService(store, seeds=counted_seeds(DEALS)), Hub()
     table = await Table.open(service, 3)
     loaded = await service.cache.load(table.match_id)
     seats: list[int | None] = [0, 1, 2, *[None] * 20]
@@ -139,7 +144,7 @@ async def test_a_late_or_resuming_follower_gets_everything_after_its_version_in_
     comes alone. (Ten embers to win: at six, one seat won the match within twelve commands on
     about one deal in 1,700, and there was no thirteenth.)"""
     store = CountingStore()
-    service, hub = MatchService(store), Hub()
+    service, hub = MatchService(store, seeds=counted_seeds(DEALS)), Hub()
     table = await Table.open(service, 2, {"ember_target": 10})
     rng = random.Random(3)
     for _ in range(12):
@@ -166,7 +171,7 @@ async def test_a_follower_further_behind_than_the_window_gets_one_merged_update(
     version, then that follower's next update is one covering all of them; one within the
     window gets one update per command."""
     store = CountingStore()
-    service = MatchService(store)
+    service = MatchService(store, seeds=counted_seeds(DEALS))
     table = await Table.open(service, 2)
     rng = random.Random(5)
     for _ in range(12):
@@ -186,31 +191,35 @@ async def test_a_follower_further_behind_than_the_window_gets_one_merged_update(
 
 async def test_a_match_is_forgotten_when_its_last_follower_leaves():
     """Given two followers of a match, when one leaves the process still follows it; when the
-    other leaves too, the hub holds no feed and an announcement reads nothing."""
+    other leaves too, the hub holds no feed and an announcement reads nothing. (The feed's
+    reader task is awaited to its end before the announcement: once it has ended nothing is
+    left that could read, so "reads nothing" is not a guess after a short sleep.)"""
     store = CountingStore()
-    service, hub = MatchService(store), Hub()
+    service, hub = MatchService(store, seeds=counted_seeds(DEALS)), Hub()
     table = await Table.open(service, 2)
     loaded = await service.cache.load(table.match_id)
+    running = asyncio.all_tasks()
     first, second = (follow(service, hub, loaded, n, 0, QUIET) for n in (0, 1))
     await collect(first, [], loaded.version)
     await collect(second, [], loaded.version)
     still = hub.followed()
+    [reader] = [t for t in asyncio.all_tasks() - running if t.get_name() == "hearthlog-feed"]
 
     await first.aclose()
     after_one = hub.followed()
     await second.aclose()
+    await asyncio.wait_for(asyncio.gather(reader, return_exceptions=True), 5)  # it was stopped
     reads = store.loads
     hub.publish(table.match_id, loaded.version + 1)
-    await asyncio.sleep(0.01)
 
-    assert (still, after_one, hub.followed(), store.loads) == (1, 1, 0, reads)
+    assert reader.done() and (still, after_one, hub.followed(), store.loads) == (1, 1, 0, reads)
 
 
 async def test_a_read_that_does_not_decode_leaves_the_feed_as_it_was():
     """Given a feed at the head of a match, when it is handed a good event and then one no
     decoder knows, then it raises and holds the same version, log and changes as before."""
     store = CountingStore()
-    service = MatchService(store)
+    service = MatchService(store, seeds=counted_seeds(DEALS))
     table = await Table.open(service, 2)
     await table.play(random.Random(1))
     events = await store.load(table.match_id)
