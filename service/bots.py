@@ -35,8 +35,7 @@ class BotRunner:
 
     def __init__(self, service: MatchService, bot_delay: float, *,
                  clock: Clock | None = None) -> None:
-        self.service, self.bot_delay = service, bot_delay
-        self.clock = clock or service.clock
+        self.service, self.bot_delay, self.clock = service, bot_delay, clock
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._wakes: dict[str, asyncio.Event] = {}
         self._never: OrderedDict[str, None] = OrderedDict()
@@ -114,7 +113,7 @@ class BotRunner:
 
     def _wait(self, due: Due) -> float:
         """Seconds until a move is due by the clock (zero or less: due now)."""
-        return (due.at - self.clock()).total_seconds()
+        return (due.at - (self.clock or self.service.clock)()).total_seconds()
 
     async def act(self, loaded: Loaded, due: Due) -> bool:
         """Make the one due move at the loaded version; True when moved or outrun (plan again)."""
