@@ -17,6 +17,7 @@ import itertools
 import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import asyncpg
 import pytest
@@ -30,12 +31,37 @@ from service.postgres import (
     drop_database,
     temporary_embedded,
 )
+from tests import reporting, sampling
 
-# A support module whose failures are re-run in the test process: its asserts report in full.
+# A support module of a sampling test: its asserts report in full.
 pytest.register_assert_rewrite("tests.domain.deathwick.random_matches")
 
 _RUN = uuid.uuid4().hex[:8]
 _numbers = itertools.count(1)
+_FIGURES: dict[str, dict[str, Any]] = {}
+
+
+def pytest_report_header() -> str:
+    """The run's sampling seed, first thing (tests/sampling.py)."""
+    return sampling.header()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failed sampling test's report carries the command that replays it."""
+    outcome = yield
+    reporting.replay_section(item, outcome.get_result())
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Gather the reliability figures a test's report carries (from any worker process)."""
+    if report.when == "call" and (numbers := reporting.figures_of(report)):
+        _FIGURES[report.nodeid.rpartition("::")[2]] = numbers
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Print the reliability figures of the run (docs/reliability.md)."""
+    reporting.write_figures(terminalreporter, _FIGURES)
 
 
 @pytest.fixture(scope="session")

@@ -22,6 +22,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.locks import machine_lock
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENT = ROOT / "openapi" / "openapi.json"
 TYPESCRIPT = ROOT / "tests" / "clients"  # package.json, tsconfig.json, play.ts
@@ -68,9 +70,16 @@ def python_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleTy
 
 @pytest.fixture(scope="module")
 def typescript_client() -> tuple[subprocess.CompletedProcess[str], ...]:
-    """openapi-typescript's types for the document and play.ts compiled against them by tsc."""
+    """openapi-typescript's types for the document and play.ts compiled against them by tsc
+    (in a folder shared by the test processes: one at a time)."""
     if shutil.which("npm") is None or shutil.which("node") is None:
         pytest.skip("npm and node are not on this machine")
+    with machine_lock("typescript-client"):
+        return _compiled_typescript_client()
+
+
+def _compiled_typescript_client() -> tuple[subprocess.CompletedProcess[str], ...]:
+    """Install the npm packages when their list changed, generate the types, compile play.ts."""
     INSTALLED.mkdir(parents=True, exist_ok=True)
     for name in ("package.json", "tsconfig.json", "play.ts"):
         shutil.copyfile(TYPESCRIPT / name, INSTALLED / name)

@@ -89,12 +89,13 @@ def capped(found: list[str]) -> list[str]:
     return found[:MAX_PROBLEMS]
 
 
-def check_play(game: Rulebook, index: int) -> list[str]:
+def check_play(game: Rulebook, index: int, played: Played | None = None) -> list[str]:
     """Random legal play: the match ends, every offered action is accepted, every command not
     offered is refused and changes nothing, legal actions are deterministic and empty exactly
-    when the seat owes nothing, and decide's own state is the fold of its events."""
+    when the seat owes nothing, and decide's own state is the fold of its events (over random
+    match ``index``, or ``played`` when it is that match played already)."""
     try:
-        played = random_match(game, index)
+        played = played or random_match(game, index)
     except Exception as error:  # a broken rulebook may raise anywhere; that is the finding
         return [f"match {index} could not be played to its end: {error!r}"]
     chooser, found = random.Random(index), []
@@ -190,10 +191,11 @@ def _refused(game: Rulebook, table: match.Table, seat: int, command: Any, seed: 
     return [f"seat {seat}: {shown} was not offered but was accepted"]
 
 
-def check_determinism(game: Rulebook, index: int) -> list[str]:
-    """The same seed and commands give the same events, byte for byte."""
+def check_determinism(game: Rulebook, index: int, played: Played | None = None) -> list[str]:
+    """The same seed and commands give the same events, byte for byte: match ``index`` played
+    twice (or ``played``, that match played already, against one more run)."""
     try:
-        first, second = random_match(game, index), random_match(game, index)
+        first, second = played or random_match(game, index), random_match(game, index)
     except Exception as error:
         return [f"match {index} could not be played to its end: {error!r}"]
     ours = [(e.type, e.data, e.hash) for e in first.events]

@@ -2,6 +2,10 @@
 
 Parametrized over domain.registry.rulebooks() when the session starts, so a game registered
 from anywhere, a test game included, gets every check by registering.
+
+A sampling test (tests/sampling.py): each run plays a budget of random matches per rulebook
+from the run's start seed, each match once, and holds it to every check; `make sample-all`
+plays the full volume.
 """
 
 from __future__ import annotations
@@ -10,21 +14,21 @@ import pytest
 
 from domain.core.decider import Rulebook
 from domain.registry import rulebooks
+from tests import sampling
 from tests.games import conformance
 from tests.games.conformance import random_match
 
-MATCHES = range(8)  # random matches per rulebook in `make test` (of 2, 3, 4... seats in turn)
-SLOW_MATCHES = range(8, 60)  # and more under `make check`
-SLOW_PER_COUNT = 3  # and at least this many of every seat count a rulebook allows
+BUDGET = 12  # random matches per rulebook in each run (match k has min_seats + k % span seats)
+FULL = 60  # and under `make sample-all`, stretched so every seat count gets FULL_PER_COUNT
+FULL_PER_COUNT = 3
+CHECKS = (conformance.check_codecs, conformance.check_leaks, conformance.check_snapshots,
+          conformance.check_export, conformance.check_replay)
 
 
-def slow_matches(book: Rulebook) -> range:
-    """The `make check` match indexes of a rulebook: SLOW_MATCHES, stretched so that every seat
-    count from its minimum to its maximum gets SLOW_PER_COUNT matches at least (match i has
-    min_seats + i % span seats)."""
-    span = book.max_seats - book.min_seats + 1
-    return range(SLOW_MATCHES.start, max(SLOW_MATCHES.stop, SLOW_MATCHES.start + 1
-                                         + SLOW_PER_COUNT * span))
+def full_volume(book: Rulebook) -> int:
+    """A rulebook's `make sample-all` count: FULL, or enough that every seat count from its
+    minimum to its maximum gets FULL_PER_COUNT matches."""
+    return max(FULL, FULL_PER_COUNT * (book.max_seats - book.min_seats + 1))
 
 
 def rulebook_id(book: Rulebook) -> str:
@@ -39,44 +43,26 @@ def every_rulebook() -> list[Rulebook]:
     return rulebooks()
 
 
-BOOKS = pytest.mark.parametrize("game", every_rulebook(), ids=rulebook_id)
-CHECKS = pytest.mark.parametrize("check", [
-    conformance.check_codecs,
-    conformance.check_leaks,
-    conformance.check_snapshots,
-    conformance.check_export,
-    conformance.check_replay,
-], ids=lambda check: check.__name__.removeprefix("check_"))
+BOOKS = pytest.mark.parametrize("game", every_rulebook(), ids=rulebook_id)  # also test_golden's
 
 
-@BOOKS
-@pytest.mark.parametrize("index", MATCHES)
-def test_random_legal_play_is_accepted_refusals_change_nothing_and_the_match_ends(game, index):
-    assert conformance.check_play(game, index) == []
-
-
-@BOOKS
-@pytest.mark.parametrize("index", MATCHES)
-def test_the_same_seed_and_commands_give_the_same_event_bytes(game, index):
-    assert conformance.check_determinism(game, index) == []
-
-
-@BOOKS
-@CHECKS
-@pytest.mark.parametrize("index", MATCHES)
-def test_a_random_finished_match_passes_the_check(game, check, index):
-    """Codecs, leaks, snapshots, export and verify, replay: each over a whole random match."""
-    assert check(game, random_match(game, index)) == []
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(("game", "index"), [
-    pytest.param(book, index, id=f"{rulebook_id(book)}-{index}")
-    for book in every_rulebook() for index in slow_matches(book)])
-def test_many_more_random_matches_pass_every_check(game, index):
-    played = random_match(game, index)
-    found = conformance.check_play(game, index) + conformance.check_determinism(game, index)
-    for check in (conformance.check_codecs, conformance.check_leaks, conformance.check_snapshots,
-                  conformance.check_export, conformance.check_replay):
-        found += check(game, played)
-    assert found == []
+@sampling.MARK
+@pytest.mark.parametrize(("game", "sample"), [
+    pytest.param(book, sample, id=f"{rulebook_id(book)}-{sample}")
+    for book in every_rulebook() for sample in sampling.samples(BUDGET, full_volume(book))])
+def test_a_random_match_played_once_passes_every_conformance_check(game, sample):
+    """Random legal play is accepted and refusals change nothing; the same seed and commands
+    give the same event bytes; codecs, leaks, snapshots, export and verify, and replay hold over
+    the whole match. The match is played once and every check reads it (determinism plays it
+    once more to compare)."""
+    index = sampling.index(sample)
+    try:
+        played = random_match(game, index)
+    except Exception as error:  # a broken rulebook may raise anywhere; that is the finding
+        pytest.fail(f"match {index} could not be played to its end: {error!r}")
+    found = {
+        "play": conformance.check_play(game, index, played),
+        "determinism": conformance.check_determinism(game, index, played),
+        **{check.__name__.removeprefix("check_"): check(game, played) for check in CHECKS},
+    }
+    assert {name: problems for name, problems in found.items() if problems} == {}, index

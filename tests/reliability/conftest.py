@@ -7,37 +7,24 @@ build/reliability-figures.json, from which docs/reliability.md quotes the last r
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from service.postgres import create_database, drop_database
+from tests.reporting import FIGURES
 from tests.servers import Server, serving
-
-FIGURES: dict[str, dict[str, Any]] = {}
-FIGURES_FILE = Path(__file__).resolve().parents[2] / "build" / "reliability-figures.json"
 
 
 @pytest.fixture
 def figures(request: pytest.FixtureRequest) -> dict[str, Any]:
-    """A dict of this test's figures, reported at the end of the run."""
-    return FIGURES.setdefault(request.node.name, {})
-
-
-def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """Print the figures and keep them for docs/reliability.md."""
-    if not FIGURES:
-        return
-    terminalreporter.section("reliability figures")
-    for name, numbers in FIGURES.items():
-        terminalreporter.write_line(f"{name}: {json.dumps(numbers, sort_keys=True)}")
-    FIGURES_FILE.parent.mkdir(exist_ok=True)
-    kept = json.loads(FIGURES_FILE.read_text()) if FIGURES_FILE.exists() else {}
-    FIGURES_FILE.write_text(json.dumps({**kept, **FIGURES}, indent=2, sort_keys=True) + "\n")
+    """A dict of this test's figures, carried by its report (from a worker process too) and
+    printed at the end of the run (tests/conftest.py)."""
+    numbers: dict[str, Any] = {}
+    request.node.user_properties.append((FIGURES, numbers))
+    return numbers
 
 
 async def fresh_database(server_url: str, template: str, prefix: str) -> tuple[str, str]:

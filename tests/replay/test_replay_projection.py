@@ -11,10 +11,12 @@ import pytest
 from domain.core import match
 from domain.wick_ember import cards
 from projections.replay import full_replay, state_at
+from tests import sampling
 from tests.replay.random_matches import GAME, play
 
-MATCHES = 120
-LEAK_MATCHES = 20
+PER_CHUNK = 30
+BUDGET, FULL = 4, 40  # chunks of random matches: 120 a run, 1,200 under `make sample-all`
+LEAK_BUDGET, LEAK_FULL = 20, 200
 TAGGED = re.compile(r"#(\d+)")
 
 
@@ -35,11 +37,12 @@ def served_views(index: int) -> tuple[Any, dict[int, dict[int | None, bytes]]]:
     return played, served
 
 
-@pytest.mark.parametrize("chunk", range(4))
+@sampling.MARK
+@pytest.mark.parametrize("chunk", sampling.samples(BUDGET, FULL))
 def test_given_random_matches_when_replayed_to_a_served_version_then_each_seat_sees_its_view(chunk):
     """At every version a command left the match at, the replay's view of each seat (and the
     spectator's) is byte for byte the view that was served then."""
-    for index in range(chunk * MATCHES // 4, (chunk + 1) * MATCHES // 4):
+    for index in sampling.chunk(chunk, PER_CHUNK):
         played, served = served_views(index)
         for version, views in served.items():
             assert seat_views(state_at(GAME, played.events[:version])) == views, (index, version)
@@ -68,11 +71,12 @@ def knowable(table: Any, seat: int | None) -> set[int]:
     return known
 
 
+@sampling.MARK
 def test_given_any_version_of_random_matches_then_no_replayed_view_shows_an_unknowable_card(
     tagged_cards,
 ):
     """For every event of 20 matches, each seat's replayed view names only cards it knew then."""
-    for index in range(LEAK_MATCHES):
+    for index in map(sampling.index, sampling.samples(LEAK_BUDGET, LEAK_FULL)):
         events = play(index).events
         for version in range(1, len(events) + 1):
             state = state_at(GAME, events[:version])

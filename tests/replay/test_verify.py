@@ -12,33 +12,29 @@ import pytest
 from domain.core.chain import GENESIS, link
 from projections.export import MatchExport, decode_export, encode_export
 from projections.verify import verify
+from tests import sampling
 from tests.replay.random_matches import exported, play
 
-CHUNKS, PER_CHUNK = 4, 300
-SLOW_CHUNKS, SLOW_PER_CHUNK = 10, 1000
+PER_CHUNK = 300
+BUDGET, FULL = 4, 40  # chunks per run: 1,200 matches; under `make sample-all`, 12,000
 ALL_CHECKS = ["format", "rules", "commitment", "chain", "replay", "header", "result"]
 
 
-def round_trip(first: int, count: int) -> None:
-    """Export, encode, decode and verify random matches ``first`` to ``first + count - 1``."""
-    for index in range(first, first + count):
+def round_trip(indexes: range) -> None:
+    """Export, encode, decode and verify the random matches of ``indexes``."""
+    for index in indexes:
         report = verify(decode_export(encode_export(exported(play(index)))))
         assert report.ok, (index, report.problem)
         assert report.checked == ALL_CHECKS
 
 
-@pytest.mark.parametrize("chunk", range(CHUNKS))
+@sampling.MARK
+@pytest.mark.parametrize("chunk", sampling.samples(BUDGET, FULL))
 def test_given_random_finished_matches_when_exported_and_verified_then_every_one_is_clean(chunk):
-    """1,200 random matches (2 to 6 seats, both decks, client seeds, bots, time-outs,
-    concessions) round trip through the export and verify clean."""
-    round_trip(chunk * PER_CHUNK, PER_CHUNK)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("chunk", range(SLOW_CHUNKS))
-def test_given_ten_thousand_more_random_matches_then_every_one_verifies_clean(chunk):
-    """`make check`: 10,000 further random matches round trip clean."""
-    round_trip(100_000 + chunk * SLOW_PER_CHUNK, SLOW_PER_CHUNK)
+    """300 random matches a chunk (2 to 6 seats, both decks, client seeds, bots, time-outs,
+    concessions) round trip through the export and verify clean (a sampling test:
+    tests/sampling.py)."""
+    round_trip(sampling.chunk(chunk, PER_CHUNK))
 
 
 @functools.cache

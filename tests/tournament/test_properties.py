@@ -9,9 +9,11 @@ from collections import Counter
 
 from domain.tournament import Pairing, RoundRecord, TournamentError, pair_round, rounds_total
 from domain.tournament.tally import tally
+from tests import sampling
 from tests.tournament.scripted import people, random_outcome, record, seed_of, settings
 
-SEEDS = range(12)
+# Tournament seeds a run (a sampling test, tests/sampling.py), and under `make sample-all`.
+SEEDS = [sampling.index(k) for k in sampling.samples(12, 120)]
 
 
 def perfect(players: list[int], met: dict[int, Counter], size: int = 2) -> bool:
@@ -110,6 +112,7 @@ def play_with_dropouts(
         history.append(record(pairing, outcome))
 
 
+@sampling.MARK
 def test_swiss_pairings_hold_for_many_seeds_and_counts():
     """Given Swiss at 2 to 10 entrants, each with a dropout after round 1 when large enough,
     then every round is deterministic and complete, and rematch-free whenever that is possible."""
@@ -118,6 +121,7 @@ def test_swiss_pairings_hold_for_many_seeds_and_counts():
             play_with_dropouts("swiss", count, index)
 
 
+@sampling.MARK
 def test_swiss_at_larger_tables_holds_for_many_seeds_and_counts():
     """Given Swiss at 3-seat tables (3 to 11 entrants) and 4-seat tables (4 to 13) over up to 4
     rounds, each with a dropout after round 1 when large enough, then every round is
@@ -130,6 +134,7 @@ def test_swiss_at_larger_tables_holds_for_many_seeds_and_counts():
             play_with_dropouts("swiss", count, index, table_size=4, rounds=min(4, count - 1))
 
 
+@sampling.MARK
 def test_round_robin_and_elimination_rounds_hold_for_many_seeds_and_counts():
     """Given round robin (2 and 3 seats) and single elimination at many counts and seeds, each
     with a dropout, then every round is deterministic and seats every playing entrant once (a

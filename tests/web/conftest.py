@@ -16,6 +16,7 @@ import pytest
 
 from tests.api.conftest import STARTUP_SECONDS
 from tests.live.conftest import FAST
+from tests.locks import machine_lock
 from tests.servers import Server, copied_database, serving
 
 CHROMIUM = "/usr/bin/chromium"
@@ -26,7 +27,14 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 
 
 def chromium() -> str:
-    """The system Chromium, installed from Debian's package when missing (as root)."""
+    """The system Chromium, installed from Debian's package when missing (as root; one test
+    process at a time)."""
+    with machine_lock("apt"):
+        return _installed_chromium()
+
+
+def _installed_chromium() -> str:
+    """The system Chromium, installed first when missing."""
     found = shutil.which("chromium") or (CHROMIUM if os.path.exists(CHROMIUM) else None)
     if found:
         return found

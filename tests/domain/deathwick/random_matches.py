@@ -1,8 +1,7 @@
 """One seeded random Deathwick match, checked after every command (test_deathwick_random.py).
 
-Kept apart from the test module so that the slow test's worker processes can import it by name;
-tests/conftest.py has pytest rewrite its asserts, so a failure re-run in the test's own process
-is reported in full.
+A support module: tests/conftest.py has pytest rewrite its asserts, so a failure is reported in
+full.
 """
 
 from __future__ import annotations
@@ -66,13 +65,3 @@ def no_leak(state) -> None:
     for reader in [None, *range(len(state.players))]:
         text = "\n".join(strings(msgspec.to_builtins(GAME.observe(state, reader))))
         assert shows(secrets(state, reader), text) == []
-
-
-def passes(index: int, seats: int) -> bool:
-    """Whether match ``index`` at ``seats`` passes every check (views on every tenth), in a
-    worker process: any failure is only named here, and re-run where pytest reports it."""
-    try:
-        play_one(index, seats, views=index % 10 == 0)
-    except Exception:  # an AssertionError or a crash alike: the test re-runs the match
-        return False
-    return True

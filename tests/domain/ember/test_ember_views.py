@@ -14,6 +14,7 @@ from domain.ember.audit import card_locations, secrets
 from domain.ember.cards import WIZARD_CARDS
 from domain.ember.commands import Conjure, UseAbility
 from domain.ember.options import Options
+from tests import sampling
 from tests.domain.ember.ember_support import Table
 
 
@@ -75,8 +76,10 @@ def test_e11_tutors_are_revealed_at_the_end():
     assert "Bryn reveals the Dragon Sage: 0 VP (hand worth" in table.lines(None)[-2]
 
 
-@pytest.mark.parametrize("index", range(6))
-def test_random_matches_conserve_the_55_wizard_cards_and_always_end(index):
+@sampling.MARK
+@pytest.mark.parametrize("sample", sampling.samples(6, 200))
+def test_random_matches_conserve_the_55_wizard_cards_and_always_end(sample):
+    index = sampling.index(sample)
     chooser, rng = random.Random(index), Rng(f"views {index}".encode())
     seats = 2 + index % 4
     state = None

@@ -26,24 +26,27 @@ from domain.whiteout_road.cards import RANK_NAMES, SUIT_NAMES, is_spade
 from domain.whiteout_road.events import Commitment, PlayCommitted
 from domain.whiteout_road.legal import gambit_play
 from domain.whiteout_road.state import Beat, Gambit, with_board, with_seat
+from tests import sampling
 from tests.domain.random_play import event_steps
 
-MATCHES = 30
+BUDGET, FULL = 30, 300  # random matches a run, and under `make sample-all`
 NAME = re.compile(r'"((?:10|[2-9JQK])[HDCS])"')
 TITLE = re.compile(r"\b(10|[2-9]|Jack|Queen|King) of (hearts|diamonds|clubs|spades)\b")
 RANK_OF = {title: rank for rank, title in RANK_NAMES.items()}
 SUIT_OF = {title: suit for suit, title in SUIT_NAMES.items()}
 
 
+@sampling.MARK
 def test_r11_random_matches_show_no_reader_a_card_it_may_not_know():
     """R11: after every event, every view and every readable log line names only knowable cards."""
-    for index in range(MATCHES):
+    for index in map(sampling.index, sampling.samples(BUDGET, FULL)):
         assert card_leaks(index) == [], f"match {index}"
 
 
+@sampling.MARK
 def test_r11_random_matches_show_nobody_a_pending_play_or_fates_order():
     """R11: what others read is the same whatever a seat committed and whatever Fate holds."""
-    for index in range(MATCHES):
+    for index in map(sampling.index, sampling.samples(BUDGET, FULL)):
         assert hidden_leaks(index) == [], f"match {index}"
 
 

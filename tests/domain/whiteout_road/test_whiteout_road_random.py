@@ -1,5 +1,6 @@
-"""Property test: 2,000 seeded random legal matches over 2 to 6 players, checked throughout
-(rules version 1), and 400 more under rules version 2."""
+"""Property test: seeded random legal matches over 2 to 6 players, checked throughout (rules
+version 1), and more under rules version 2 (a sampling test, tests/sampling.py: 2,000 and 400 a
+run, ten times as many under `make sample-all`)."""
 
 from __future__ import annotations
 
@@ -19,26 +20,30 @@ from domain.whiteout_road.cards import CARDS, EVERY_CARD, sort_key
 from domain.whiteout_road.commands import PLAYS, Commit
 from domain.whiteout_road.events import GratitudePaid, NightEnded
 from domain.whiteout_road.state import Beat, Gambit, Over
+from tests import sampling
 
-CHUNKS, PER_CHUNK = 10, 200
-V2_CHUNKS = 2
+PER_CHUNK = 200
+BUDGET, FULL = 10, 100  # chunks of version 1
+V2_BUDGET, V2_FULL = 2, 20  # and of version 2
 ALL_LEGAL_CHANCE = 0.02
 RANDOM_COMMITS = 2
 WAGONS = (None, "food", "medicine", "firewood")
 EVERY_CARD_SET = frozenset(EVERY_CARD)
 
 
-@pytest.mark.parametrize("chunk", range(CHUNKS))
+@sampling.MARK
+@pytest.mark.parametrize("chunk", sampling.samples(BUDGET, FULL))
 def test_random_legal_matches_end_after_three_nights_and_keep_every_card_in_one_place(chunk):
     """Each match ends; cards, gratitude, the seats to act and decide agree with the rules."""
-    for index in range(chunk * PER_CHUNK, (chunk + 1) * PER_CHUNK):
+    for index in sampling.chunk(chunk, PER_CHUNK):
         check_match(index)
 
 
-@pytest.mark.parametrize("chunk", range(V2_CHUNKS))
+@sampling.MARK
+@pytest.mark.parametrize("chunk", sampling.samples(V2_BUDGET, V2_FULL))
 def test_r9_v2_random_legal_matches_end_and_repay_every_tie_at_zero_the_long_watch(chunk):
     """The same checks under rules version 2, whose repayment pays a tie at zero cards (R9)."""
-    for index in range(chunk * PER_CHUNK, (chunk + 1) * PER_CHUNK):
+    for index in sampling.chunk(chunk, PER_CHUNK):
         check_match(index, GAME_V2)
 
 

@@ -19,9 +19,10 @@ from wick_ember_random import random_match
 from domain.wick_ember import GAME, cards, log, observer
 from domain.wick_ember.audit import knowable
 from domain.wick_ember.events import TurnBegan
+from tests import sampling
 from tests.domain.random_play import event_steps
 
-MATCHES = 150
+BUDGET, FULL = 150, 1500  # random matches a run, and under `make sample-all`
 TOKEN = re.compile(r"#(\d+)")
 
 
@@ -34,9 +35,11 @@ def tagged_cards(monkeypatch: pytest.MonkeyPatch) -> None:
     )
 
 
+@sampling.MARK
 def test_w16_random_matches_leak_no_hidden_card_to_any_seat_or_spectator(tagged_cards):
-    """W16: after every event, every view and every readable log line shows only knowable cards."""
-    for index in range(MATCHES):
+    """W16: after every event, every view and every readable log line shows only knowable cards
+    (a sampling test: tests/sampling.py)."""
+    for index in map(sampling.index, sampling.samples(BUDGET, FULL)):
         assert leaks_in_match(index) == [], f"match {index}"
 
 

@@ -1,4 +1,5 @@
-"""Property test: 2,000 seeded random legal matches over 2 to 6 seats and both decks."""
+"""Property test: seeded random legal matches over 2 to 6 seats and both decks (a sampling test,
+tests/sampling.py: 2,000 a run, 20,000 under `make sample-all`)."""
 
 from __future__ import annotations
 
@@ -16,15 +17,18 @@ from domain.wick_ember.audit import card_locations
 from domain.wick_ember.cards import NAMES, RANKS
 from domain.wick_ember.commands import PlayCard
 from domain.wick_ember.events import RoundWon
+from tests import sampling
 
-CHUNKS, PER_CHUNK = 10, 200
+PER_CHUNK = 200
+BUDGET, FULL = 10, 100  # chunks
 ALL_LEGAL_CHANCE = 0.05
 
 
-@pytest.mark.parametrize("chunk", range(CHUNKS))
+@sampling.MARK
+@pytest.mark.parametrize("chunk", sampling.samples(BUDGET, FULL))
 def test_random_legal_matches_end_and_keep_every_card_in_one_place(chunk):
     """Each match ends; cards, embers, turns and decide agree with the rules after every event."""
-    for index in range(chunk * PER_CHUNK, (chunk + 1) * PER_CHUNK):
+    for index in sampling.chunk(chunk, PER_CHUNK):
         check_match(index)
 
 
