@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import msgspec
+import psutil
 import pytest
 
 from projections.export import encode_export
@@ -156,7 +157,11 @@ def test_jobs_must_be_a_positive_count(tmp_path):
 
 def test_ctrl_c_stops_the_command_and_its_workers_quietly(tmp_path):
     """Given a long file being verified by two workers, when interrupted (Ctrl-C), then the
-    command says so and exits 130, with no traceback, and no worker process is left."""
+    command says so and exits 130, with no traceback, and no worker process is left.
+
+    How the test knows: the workers are seen running (the command's child processes, once it
+    has printed a line) before the interrupt, and once the command has exited none of them
+    runs, with no grace period: the command waits for its workers before it exits."""
     document = encode_export(exported(play(1)))
     path = tmp_path / "long.ndjson"
     path.write_bytes((document + b"\n") * 3000)
@@ -164,14 +169,33 @@ def test_ctrl_c_stops_the_command_and_its_workers_quietly(tmp_path):
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                start_new_session=True)
     assert command.stdout.readline().startswith(b"ok    ")  # it is under way
+    workers = workers_of(command)
 
     os.killpg(command.pid, signal.SIGINT)  # as Ctrl-C does: to the whole process group
     _, err = command.communicate(timeout=60)
 
     assert command.returncode == 130
     assert err.decode().strip() == "interrupted"
-    time.sleep(0.5)
+    assert still_running(workers) == []
     assert not [pid for pid in os.listdir("/proc") if pid.isdigit() and running_on(pid, path)]
+
+
+def workers_of(command: subprocess.Popen) -> list[psutil.Process]:
+    """The processes ``command`` has started (its workers), seen now: at least two."""
+    workers = psutil.Process(command.pid).children(recursive=True)
+    assert len(workers) >= 2, workers
+    return workers
+
+
+def still_running(processes: list[psutil.Process]) -> list[int]:
+    """The pids of those ``processes`` still running (a zombie has exited: it is only not yet
+    reaped; psutil tells a reused pid from the process it knew)."""
+    running = []
+    for process in processes:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            if process.is_running() and process.status() != psutil.STATUS_ZOMBIE:
+                running.append(process.pid)
+    return running
 
 
 def running_on(pid: str, path: Path) -> bool:
@@ -184,13 +208,15 @@ def running_on(pid: str, path: Path) -> bool:
 
 def test_a_reader_that_stops_reading_ends_the_command_quietly(tmp_path):
     """Given a long file verified into a pipe, when the reader stops after one line (as ``| head
-    -1`` does), then the command exits 141 with no traceback, and no worker process is left."""
+    -1`` does), then the command exits 141 with no traceback, and no worker process is left
+    (known as in the Ctrl-C test: the workers seen running before are gone once it exited)."""
     document = encode_export(exported(play(1)))
     path = tmp_path / "piped.ndjson"
     path.write_bytes((document + b"\n") * 3000)
     command = subprocess.Popen([*HEARTHLOG, "verify", "--jobs", "2", str(path)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert command.stdout.readline().startswith(b"ok    ")
+    workers = workers_of(command)
 
     command.stdout.close()  # the reader leaves
     err = command.stderr.read()
@@ -198,5 +224,5 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly(tmp_path):
 
     assert command.returncode == 141
     assert err == b""
-    time.sleep(0.5)
+    assert still_running(workers) == []
     assert not [pid for pid in os.listdir("/proc") if pid.isdigit() and running_on(pid, path)]
