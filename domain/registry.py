@@ -9,10 +9,10 @@ message naming the game and the fix, not far away in the API or a replay.
 from __future__ import annotations
 
 from domain.core.contract import check_rulebook
-from domain.core.decider import Rulebook
+from domain.core.decider import AnyRulebook
 
-RULEBOOKS: dict[tuple[str, str], Rulebook] = {}
-GAMES: dict[str, Rulebook] = {}  # each game's latest rules version, by game id
+RULEBOOKS: dict[tuple[str, str], AnyRulebook] = {}
+GAMES: dict[str, AnyRulebook] = {}  # each game's latest rules version, by game id
 
 
 class UnknownRules(LookupError):
@@ -31,7 +31,7 @@ class UnknownRules(LookupError):
         self.message = message
 
 
-def register(rulebook: Rulebook) -> Rulebook:
+def register(rulebook: AnyRulebook) -> AnyRulebook:
     """Add one (game, rules version) to the catalogue after checking the game contract."""
     key = (rulebook.id, rulebook.rules_version)
     if key in RULEBOOKS:
@@ -44,7 +44,7 @@ def register(rulebook: Rulebook) -> Rulebook:
     return rulebook
 
 
-def unregister(rulebook: Rulebook) -> None:
+def unregister(rulebook: AnyRulebook) -> None:
     """Take a rulebook out again (for tests that register a game of their own)."""
     RULEBOOKS.pop((rulebook.id, rulebook.rules_version), None)
     GAMES.pop(rulebook.id, None)
@@ -53,7 +53,7 @@ def unregister(rulebook: Rulebook) -> None:
         GAMES[rulebook.id] = max(remaining, key=lambda book: int(book.rules_version))
 
 
-def lookup(game_id: str, rules_version: str) -> Rulebook:
+def lookup(game_id: str, rules_version: str) -> AnyRulebook:
     """The rulebook a match of this game and rules version is played with; UnknownRules if none."""
     rulebook = RULEBOOKS.get((game_id, rules_version))
     if rulebook is None:
@@ -61,7 +61,7 @@ def lookup(game_id: str, rules_version: str) -> Rulebook:
     return rulebook
 
 
-def latest(game_id: str) -> Rulebook:
+def latest(game_id: str) -> AnyRulebook:
     """The newest rules version of a game: what a new match is played with."""
     rulebook = GAMES.get(game_id)
     if rulebook is None:
@@ -74,6 +74,6 @@ def versions(game_id: str) -> list[str]:
     return sorted((v for g, v in RULEBOOKS if g == game_id), key=int)
 
 
-def rulebooks() -> list[Rulebook]:
+def rulebooks() -> list[AnyRulebook]:
     """Every registered (game, rules version), sorted by game id then version."""
     return [RULEBOOKS[key] for key in sorted(RULEBOOKS, key=lambda k: (k[0], int(k[1])))]

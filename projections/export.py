@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Annotated, Any, Literal, Protocol
+from typing import Annotated, Any, Final, Literal, Protocol
 
 import msgspec
 from msgspec import Meta
 
 from domain.core.match import MatchCreated
 
-FORMAT = "hearthlog-match-export"
+FORMAT: Final = "hearthlog-match-export"
 FORMAT_VERSION = 1
 # The pattern is published in the schema but not checked on decoding (a regex per hash halved the
 # verifier's reading speed); a value that is not hex fails verification, which compares it.

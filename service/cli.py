@@ -296,8 +296,8 @@ def verify(args: argparse.Namespace) -> int:
 
     try:
         load_extra_games()  # the workers are forked from here, so they carry the same games
-    except ExtraGamesError as error:
-        print(f"hearthlog verify: {error}", file=sys.stderr)
+    except ExtraGamesError as problem:
+        print(f"hearthlog verify: {problem}", file=sys.stderr)
         return 2
     path = Path(args.file)
     if not path.is_file():

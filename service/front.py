@@ -27,6 +27,8 @@ def wrap(app: Litestar, limits: Limits) -> None:
     handler: ASGIApp = AccessLog(SecurityHeaders(ClientLimits(app.asgi_handler, limits)))
     proxies = os.environ.get("HEARTHLOG_TRUSTED_PROXIES")
     if proxies:
+        # uvicorn's middleware is typed with uvicorn's own ASGI protocol types, litestar's
+        # handler with litestar's: the same ASGI callable under two declarations.
         handler = ProxyHeadersMiddleware(handler, trusted_hosts=proxies)  # type: ignore[arg-type,assignment]
     app.asgi_handler = handler
 

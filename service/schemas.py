@@ -28,6 +28,7 @@ Name = Annotated[
 ]
 Text = Annotated[str, Meta(max_length=100, pattern=SAFE_TEXT)]
 # The server-side bots a seat can be given (each game has "random"; some have better ones).
+# A Literal computed from the registered games at import: mypy cannot evaluate it.
 BotName = Literal[  # type: ignore[valid-type]
     tuple(sorted({bot for game in GAMES.values() for bot in bot_names(game)}))
 ]
@@ -159,6 +160,7 @@ class JoinSeat(Body):
 
     name: Name | None = None
     client_seed: Annotated[str, Meta(min_length=1, max_length=128, pattern=NO_NUL)] | None = None
+    # BotName is a Literal computed at import (above): mypy cannot evaluate it.
     bot: Annotated[BotName, Meta(examples=["random"])] | None = None  # type: ignore[valid-type]
     invite: Annotated[str, Meta(max_length=64, pattern=NO_NUL,
                                 description="The invite of a private table")] | None = None
@@ -215,6 +217,7 @@ class MatchView(msgspec.Struct, kw_only=True):
     practice: bool
     seat: int | None
     players: list[PlayerInfo]
+    # Board is the union of the built-in games' views, computed at import: mypy cannot evaluate it.
     board: Board | None  # type: ignore[valid-type]
     to_act: list[int] = []
     deadline: Annotated[

@@ -24,6 +24,7 @@ from service import schemas
 from service import tournament_schemas as ts
 from service.background import Background
 from service.errors import ServiceError
+from service.loading import Loaded
 from service.postgres import warn_failed
 from service.store.tournaments import RevisionConflict
 from service.tournament_views import Held, round_info, table_match_id
@@ -106,10 +107,10 @@ class Rounds:
                     raise
         raise ServiceError(503, f"round {number} table {table} could not be set up; try again")
 
-    async def next_step(self, mid: str, loaded: object, seats: list[int], held: Held,
+    async def next_step(self, mid: str, loaded: Loaded, seats: list[int], held: Held,
                         tokens: dict[int, bytes | None]) -> None:
         """Seat the next entrant, or start the full table, at the version it was read at."""
-        state, version = loaded.state, loaded.version  # type: ignore[attr-defined]
+        state, version = loaded.state, loaded.version
         taken = len(state.names)
         if taken == len(seats):
             await self.matches.begin(mid, expected=version)

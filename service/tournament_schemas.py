@@ -36,6 +36,7 @@ class Register(Body):
     """Register a person (the answer carries its player token) or a server-side bot."""
 
     name: Name
+    # BotName is a Literal computed at import (service.schemas): mypy cannot evaluate it.
     bot: Annotated[BotName, Meta(examples=["random"])] | None = None  # type: ignore[valid-type]
 
 

@@ -127,6 +127,8 @@ def round_info(held: Held, number: int) -> ts.RoundInfo:
         mid = stored.matches[table.number]
         tables.append(ts.TableInfo(
             table=table.number, seats=list(table.seats), names=[names[n] for n in table.seats],
+            # status_of gives a stored match row's status (or "missing"): text the store writes
+            # only from TableStatus's values, not typed as that Literal.
             match_id=mid, status=held.status_of(mid),  # type: ignore[arg-type]
             result=_result(held.matches.get(mid))))
     return ts.RoundInfo(round=number, tables=tables, byes=list(pairing.byes),
@@ -147,6 +149,7 @@ def tournament_info(held: Held, seed: bytes | None) -> ts.TournamentInfo:
         rules_version=settings.rules_version, options=settings.options,
         table_size=settings.table_size, format=settings.format, rounds_total=held.total(),
         seeding=settings.seeding, turn_seconds=settings.turn_seconds,
+        # The row's status column is text the store writes only from Status's values.
         auto_advance=row.auto_advance, status=row.status,  # type: ignore[arg-type]
         round=row.round, seed_commitment=row.seed_commitment,
         seed=seed.hex() if seed is not None and row.status == "finished" else None,
@@ -160,5 +163,6 @@ def listed(row: TournamentRow, entrants: int) -> ts.TournamentListed:
     settings = msgspec.convert(row.settings, Settings)
     return ts.TournamentListed(
         tournament_id=row.tournament_id, name=row.name, game=settings.game,
+        # The row's status column is text the store writes only from Status's values.
         format=settings.format, status=row.status,  # type: ignore[arg-type]
         round=row.round, entrants=entrants, created_at=row.created_at)

@@ -9,20 +9,23 @@ a game adds its own through its Rulebook's ``bots`` (``{name: choose}``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
-from domain.core.decider import Choose, Game
+from domain.core.decider import Choose, Game, Rulebook
 from domain.core.rng import Rng, Stream
 
 RANDOM = "random"
+S = TypeVar("S")  # the game's state
+V = TypeVar("V")  # its view
+A = TypeVar("A")  # its legal actions
 
 
-def random_bot(view: Any, actions: list[Any], stream: Stream) -> Any:
+def random_bot(view: object, actions: list[A], stream: Stream) -> A:
     """Any legal action, each equally likely."""
     return stream.choice(actions)
 
 
-def bots_of(game: Game) -> dict[str, Choose]:
+def bots_of(game: Rulebook[Any, Any, Any, V, A]) -> dict[str, Choose[V, A]]:
     """The bots a game can seat: ``random``, then the game's own (its Rulebook's ``bots``)."""
     return {RANDOM: random_bot, **game.bots}
 
@@ -37,7 +40,9 @@ def bot_stream(rng: Rng, version: int, seat: int) -> Stream:
     return rng.stream("bot", version, seat)
 
 
-def choose(game: Game, bot: str, state: Any, seat: int, stream: Stream) -> Any | None:
+def choose(
+    game: Rulebook[S, Any, Any, Any, A], bot: str, state: S, seat: int, stream: Stream
+) -> A | None:
     """The bot's action for the seat in the game state, or None when the seat has none."""
     actions = game.legal_actions(state, seat)
     if not actions:

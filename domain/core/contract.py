@@ -83,8 +83,9 @@ def _unions(book: Any) -> list[str]:
         ("event", events, members(MatchEvent)),
     ):
         found += _tagged(kind, types)
-        reserved = {tag(t) for t in theirs}
-        for clash in sorted({tag(t) for t in types} & reserved - {None}):
+        mine = {named for named in map(tag, types) if named is not None}
+        reserved = {named for named in map(tag, theirs) if named is not None}
+        for clash in sorted(mine & reserved):
             found.append(f"the {kind} tag {clash!r} is the match's own; rename the game's {kind}")
         tags = [tag(t) for t in types]
         for twice in sorted({t for t in tags if t is not None and tags.count(t) > 1}):

@@ -11,15 +11,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeAlias, TypeVar
 
 import msgspec
 
 from domain.core.rng import Rng, Stream
 from domain.core.steps import Steps
 
+S = TypeVar("S")  # the game's state: the union of its phases, the state before the deal included
+C = TypeVar("C")  # the game's command union (Concede among them)
+E = TypeVar("E")  # the game's event union
+V = TypeVar("V")  # the game's view: what a seat (or a spectator) may see
+# The game's legal actions: its commands, or fewer (conceding is always open, so Wick & Ember,
+# Whiteout Road and Tally never list Concede and their actions are a narrower type).
+A = TypeVar("A")
+
 # A bot: ``choose(view, actions, stream) -> action`` (domain.core.bots).
-Choose = Callable[[Any, list[Any], Stream], Any]
+Choose: TypeAlias = Callable[[V, list[A], Stream], A]
 
 
 class LogEntry(msgspec.Struct, frozen=True, kw_only=True):
@@ -41,7 +49,7 @@ class Concede(msgspec.Struct, tag="concede", frozen=True, kw_only=True):
     """A seat gives up the match; every game's command union includes it."""
 
 
-def plain_label(_state: Any, _seat: int, command: Any) -> str:
+def plain_label(_state: object, _seat: int, command: object) -> str:
     """A command as a line of text from its own fields alone: 'commit: card 7C, play feed'."""
     fields = msgspec.to_builtins(command)
     kind = fields.pop("type", type(command).__name__)
@@ -50,8 +58,14 @@ def plain_label(_state: Any, _seat: int, command: Any) -> str:
 
 
 @dataclass(frozen=True, eq=False)
-class Rulebook:
+class Rulebook(Generic[S, C, E, V, A]):
     """One game under one rules version: its types and its Decider functions.
+
+    Generic over the game's state ``S`` (every phase, the initial state included), command
+    ``C``, event ``E``, view ``V`` and legal action ``A`` (``C`` itself, or the part of it that
+    ``legal_actions`` lists): each game spells them out
+    (``GAME: Rulebook[State | Unlit, Command, Event, WickEmberView, PlayCard]``) so that its
+    functions are checked against this contract; code that serves any game uses ``AnyRulebook``.
 
     - ``initial``: the game's state before its first event (a value of its own, never None);
     - ``setup(options, names, rng)``: the opening events, the deal included;
@@ -82,34 +96,38 @@ class Rulebook:
     min_seats: int
     max_seats: int
     Options: type[msgspec.Struct]
+    # The Command and Event unions as type forms (decoders are built from them): typing has no
+    # type for "a union type" (PEP 747's TypeForm is not in Python 3.11), hence Any.
     Command: Any
     Event: Any
-    View: type[msgspec.Struct]
-    initial: Any
+    View: type[V]
+    initial: S
+    # The options are the game's own ``Options`` Struct; a sixth type parameter only for them
+    # would ask every caller to spell it, so the contract takes them as Any.
     check_options: Callable[[Any, int, bool], None]
-    setup: Callable[[Any, tuple[str, ...], Rng], list[Any]]
-    decide_steps: Callable[[Any, int, Any, Rng], Steps]
-    evolve: Callable[[Any, Any], Any]
-    legal_actions: Callable[[Any, int], list[Any]]
-    to_act: Callable[[Any], tuple[int, ...]]
-    observe: Callable[[Any, int | None], Any]
-    log_entries: Callable[[Any, Any], list[LogEntry]]
-    outcome: Callable[[Any], Outcome | None]
-    bots: Mapping[str, Choose] = field(default_factory=dict)
-    secrets: Callable[[Any, int | None], frozenset[str]] | None = None
-    label: Callable[[Any, int, Any], str] = plain_label
-    on_time_out: Callable[[Any, int], Any] | None = None
-    may_act: Callable[[Any], tuple[int, ...]] | None = None
+    setup: Callable[[Any, tuple[str, ...], Rng], list[E]]
+    decide_steps: Callable[[S, int, C, Rng], Steps[S, E]]
+    evolve: Callable[[S, E], S]
+    legal_actions: Callable[[S, int], list[A]]
+    to_act: Callable[[S], tuple[int, ...]]
+    observe: Callable[[S, int | None], V]
+    log_entries: Callable[[S, E], list[LogEntry]]
+    outcome: Callable[[S], Outcome | None]
+    bots: Mapping[str, Choose[V, A]] = field(default_factory=dict)
+    secrets: Callable[[S, int | None], frozenset[str]] | None = None
+    label: Callable[[S, int, C], str] = plain_label
+    on_time_out: Callable[[S, int], A | None] | None = None
+    may_act: Callable[[S], tuple[int, ...]] | None = None
 
-    def decide(self, state: Any, seat: int, command: Any, rng: Rng) -> list[Any]:
+    def decide(self, state: S, seat: int, command: C, rng: Rng) -> list[E]:
         """The events a seat's command causes (``decide_steps`` without the state they lead to)."""
         return self.decide_steps(state, seat, command, rng).events
 
-    def acting(self, state: Any) -> tuple[int, ...]:
+    def acting(self, state: S) -> tuple[int, ...]:
         """The seats that may send a command now (``may_act``, else the seats in ``to_act``)."""
         return self.to_act(state) if self.may_act is None else self.may_act(state)
 
-    def time_out_action(self, state: Any, seat: int) -> Any | None:
+    def time_out_action(self, state: S, seat: int) -> A | None:
         """What a seat out of time plays: the game's declared default, else its first legal action
         (None when it has none)."""
         if self.on_time_out is not None:
@@ -118,4 +136,7 @@ class Rulebook:
         return actions[0] if actions else None
 
 
-Game = Rulebook  # what a match is played with: one game under one rules version
+# Any game under any rules version: what the registry, the match, the codec, the projections and
+# the service hold, since they serve every game alike.
+AnyRulebook: TypeAlias = Rulebook[Any, Any, Any, Any, Any]
+Game: TypeAlias = AnyRulebook  # what a match is played with: one game under one rules version

@@ -9,14 +9,20 @@ version at which it began to owe its move (``owing``): a per-seat turn clock run
 from __future__ import annotations
 
 import functools
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Generic, Literal, TypeAlias, TypeVar, cast
 
 import msgspec
 
 from domain.core.bots import bot_names
-from domain.core.decider import Concede, Game
+from domain.core.decider import Concede, Game, Outcome, Rulebook
 from domain.core.errors import BrokenInvariant, NotYourTurn, RuleViolation, WrongPhase
 from domain.core.rng import Rng, mix_seeds
+
+S = TypeVar("S")  # the game's own state (its Rulebook's S)
+C = TypeVar("C")  # the game's commands
+E = TypeVar("E")  # the game's events
+A = TypeVar("A")  # the game's legal actions
 
 NAME_MAX = 32
 CLIENT_SEED_MAX = 128
@@ -91,7 +97,7 @@ class Lobby(msgspec.Struct, frozen=True, kw_only=True):
     version: int = 1
 
 
-class Table(msgspec.Struct, frozen=True, kw_only=True):
+class Table(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     """Play has begun; ``game`` is the game's own state (its ``initial`` until the deal).
 
     ``owing`` is ``to_act`` as of the last event, and ``since`` (index by index) the version at
@@ -104,14 +110,16 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     created: MatchCreated
     names: tuple[str, ...]
     client_seeds: tuple[str | None, ...]
-    game: Any
+    game: S
     bots: tuple[str | None, ...] = ()
     version: int = 0
     owing: tuple[int, ...] = ()
     since: tuple[int, ...] = ()
 
 
-MatchState = Lobby | Table
+MatchState: TypeAlias = Lobby | Table[Any]  # a match of any game
+MatchStateOf: TypeAlias = Lobby | Table[S]  # a match of one game, its state typed
+MatchStatus = Literal["lobby", "playing", "finished"]
 
 
 def open_match(
@@ -154,14 +162,24 @@ def decode_options(game: Game, options: dict[str, Any]) -> Any:
         raise RuleViolation(f"invalid options: {error}") from None
 
 
-def decide(game: Game, state: MatchState, seat: int | None, command: Any, seed: bytes) -> list[Any]:
+def decide(
+    game: Rulebook[S, C, E, Any, Any],
+    state: MatchStateOf[S],
+    seat: int | None,
+    command: C | MatchCommand,
+    seed: bytes,
+) -> list[E | MatchEvent]:
     """The events a command causes; ``seed`` is the server seed, mixed here with client seeds."""
     return decide_and_evolve(game, state, seat, command, seed)[0]
 
 
 def decide_and_evolve(
-    game: Game, state: MatchState, seat: int | None, command: Any, seed: bytes
-) -> tuple[list[Any], MatchState]:
+    game: Rulebook[S, C, E, Any, Any],
+    state: MatchStateOf[S],
+    seat: int | None,
+    command: C | MatchCommand,
+    seed: bytes,
+) -> tuple[list[E | MatchEvent], MatchStateOf[S]]:
     """The events a command causes and the state they lead to (the game's steps, not a re-fold)."""
     match state, command:
         case Lobby(), JoinSeat():
@@ -182,16 +200,20 @@ def decide_and_evolve(
             if seat is None:
                 raise RuleViolation("only a seated player can act")
             steps = game.decide_steps(state.game, seat, command, table_rng(state, seed))
-            return steps.events, _advanced(game, state, steps.events, steps.states)
+            # The steps' own fresh list, nobody else's: as the match stream's it may hold any event.
+            events = cast("list[E | MatchEvent]", steps.events)
+            return events, _advanced(game, state, steps.events, steps.states)
     raise BrokenInvariant(f"no rule for {type(command).__name__} in {type(state).__name__}")
 
 
-def _folded(game: Game, state: MatchState, events: list[Any]) -> tuple[list[Any], MatchState]:
+def _folded(
+    game: Rulebook[S, Any, E, Any, Any], state: MatchStateOf[S], events: list[E | MatchEvent]
+) -> tuple[list[E | MatchEvent], MatchStateOf[S]]:
     """Lobby events with the state they lead to."""
     return events, fold(game, events, state)
 
 
-def table_rng(state: MatchState, seed: bytes) -> Rng:
+def table_rng(state: MatchStateOf[Any], seed: bytes) -> Rng:
     """The match's generator, keyed by the server seed mixed with every client seed."""
     return Rng(_match_seed(seed, state.client_seeds))
 
@@ -229,8 +251,8 @@ def _bot_name(state: Lobby) -> str:
 
 
 def _time_out(
-    game: Game, state: Table, command: TimeOut, seed: bytes
-) -> tuple[list[Any], MatchState]:
+    game: Rulebook[S, Any, E, Any, Any], state: Table[S], command: TimeOut, seed: bytes
+) -> tuple[list[E | MatchEvent], MatchStateOf[S]]:
     """Play for a seat whose clock ran out: its time-out, then the events of the given action."""
     if command.seat not in game.to_act(state.game):
         raise NotYourTurn(f"seat {command.seat} owes no action now")
@@ -241,17 +263,19 @@ def _time_out(
     if isinstance(action, Concede):
         raise RuleViolation("a seat out of time is played for, never conceded")
     played = game.decide_steps(state.game, command.seat, action, table_rng(state, seed))
-    events = [SeatTimedOut(seat=command.seat), *played.events]
+    events: list[E | MatchEvent] = [SeatTimedOut(seat=command.seat), *played.events]
     return events, _advanced(game, state, events, [state.game, *played.states])
 
 
-def time_out(game: Game, state: Table, seat: int) -> TimeOut | None:
+def time_out(game: Rulebook[S, Any, Any, Any, Any], state: Table[S], seat: int) -> TimeOut | None:
     """The time-out a seat out of time gets: the game's declared default (``on_time_out``)."""
     action = game.time_out_action(state.game, seat)
     return None if action is None else TimeOut(seat=seat, action=msgspec.to_builtins(action))
 
 
-def _advanced(game: Game, state: Table, events: list[Any], states: list[Any]) -> Table:
+def _advanced(
+    game: Rulebook[S, Any, Any, Any, Any], state: Table[S], events: list[Any], states: list[S]
+) -> Table[S]:
     """The table after a command's events, given the game state after each of them."""
     if len(states) != len(events):
         raise BrokenInvariant(f"{game.id} decided {len(events)} events but recorded "
@@ -277,7 +301,9 @@ def owed(
     return waiting, tuple(began.get(seat, version) for seat in waiting)
 
 
-def _start(game: Game, state: Lobby, seed: bytes) -> list[Any]:
+def _start(
+    game: Rulebook[Any, Any, E, Any, Any], state: Lobby, seed: bytes
+) -> list[E | MatchEvent]:
     """Start play: every seat must be taken; the game deals from the mixed seed."""
     seats = state.created.seats
     if len(state.names) < seats:
@@ -286,13 +312,16 @@ def _start(game: Game, state: Lobby, seed: bytes) -> list[Any]:
     return [MatchStarted(), *game.setup(options, state.names, table_rng(state, seed))]
 
 
-def evolve(game: Game, state: MatchState | None, event: Any) -> MatchState:
+def evolve(
+    game: Rulebook[S, Any, E, Any, Any], state: MatchStateOf[S] | None, event: E | MatchEvent
+) -> MatchStateOf[S]:
     """Record one event of the match stream (play first: nearly every event is the game's)."""
     if type(state) is Table:
         version = state.version + 1
         if type(event) is SeatTimedOut:
             return msgspec.structs.replace(state, version=version)
-        after = game.evolve(state.game, event)
+        # At the table every event but a time-out is the game's own (the stream's shape).
+        after = game.evolve(state.game, cast("E", event))
         waiting = game.to_act(after)
         if waiting == state.owing:  # nobody's turn changed: the common case, kept cheap
             return msgspec.structs.replace(state, game=after, version=version)
@@ -322,7 +351,11 @@ def evolve(game: Game, state: MatchState | None, event: Any) -> MatchState:
     raise BrokenInvariant(f"cannot apply {type(event).__name__} to {type(state).__name__}")
 
 
-def fold(game: Game, events: list[Any], state: MatchState | None = None) -> MatchState:
+def fold(
+    game: Rulebook[S, Any, E, Any, Any],
+    events: Sequence[E | MatchEvent],
+    state: MatchStateOf[S] | None = None,
+) -> MatchStateOf[S]:
     """The state after a list of events, from the beginning or from a given state."""
     for event in events:
         state = evolve(game, state, event)
@@ -331,7 +364,7 @@ def fold(game: Game, events: list[Any], state: MatchState | None = None) -> Matc
     return state
 
 
-def dealt(game: Game, state: MatchState) -> bool:
+def dealt(game: Rulebook[S, Any, Any, Any, Any], state: MatchStateOf[S]) -> bool:
     """Whether the game has recorded its first event (false in the lobby and at the start)."""
     return isinstance(state, Table) and state.game != game.initial
 
@@ -352,12 +385,12 @@ def turn_seconds(state: MatchState) -> int | None:
     return None if seconds is msgspec.UNSET else seconds
 
 
-def outcome(game: Game, state: MatchState) -> Any:
+def outcome(game: Rulebook[S, Any, Any, Any, Any], state: MatchStateOf[S]) -> Outcome | None:
     """The finished match's outcome, or None while it is in the lobby or in play."""
     return game.outcome(state.game) if isinstance(state, Table) else None
 
 
-def status(game: Game, state: MatchState) -> str:
+def status(game: Rulebook[S, Any, Any, Any, Any], state: MatchStateOf[S]) -> MatchStatus:
     """'lobby', 'playing' or 'finished'."""
     if isinstance(state, Lobby):
         return "lobby"

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 from domain.deathwick import cards
-from domain.deathwick.state import Circle, Over
+from domain.deathwick.state import Circle, Over, State, Unformed
 
 
 def card_places(state: Circle) -> dict[int, list[str]]:
@@ -35,7 +34,7 @@ def knowable(state: Circle, seat: int | None) -> set[int]:
     return known
 
 
-def secrets(state: Any, seat: int | None) -> frozenset[str]:
+def secrets(state: State | Unformed, seat: int | None) -> frozenset[str]:
     """D11 as text: the codes and names of cards of which the reader may know no copy (hands,
     Candles and their order, other seats' Sight snapshots); nothing once the match is over."""
     if not isinstance(state, Circle) or isinstance(state, Over):

@@ -3,6 +3,8 @@ RuleViolation a player understands. decide and legal_actions both go through her
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import msgspec
 
 from domain.core.errors import RuleViolation
@@ -165,14 +167,14 @@ def _possess(state: Circle, seat: int, card: int, action: CastCard) -> Plan:
     return Plan(card=card, ghost=index, target=target)
 
 
-def ghost_index(state: Circle, owner: int, code: str, eligible: object,
+def ghost_index(state: Circle, owner: int, code: str, eligible: Callable[[Ghost], bool],
                 why: str = "") -> int:
     """The first ghost of this card in the owner's Shadow that ``eligible`` accepts."""
     shadow = state.players[owner].shadow
     named = [i for i, g in enumerate(shadow) if cards.code(g.card) == code]
     if not named:
         raise RuleViolation(f"there is no {code} ghost in {state.names[owner]}'s Shadow")
-    fits = [i for i in named if eligible(shadow[i])]  # type: ignore[operator]
+    fits = [i for i in named if eligible(shadow[i])]
     if not fits:
         raise RuleViolation(why or f"that {code} ghost cannot be chosen")
     return fits[0]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -21,6 +21,7 @@ from domain.deathwick.state import (
     Player,
     Playing,
     Sight,
+    State,
     Threat,
     Turn,
     Unformed,
@@ -31,12 +32,16 @@ from domain.deathwick.state import (
 replace = msgspec.structs.replace
 
 
-def evolve(state: Any, event: Any) -> Any:
+# What a Steps starts from: a formed circle (deciding a command) or the unformed one (the setup).
+Folded = TypeVar("Folded", State, State | Unformed)
+
+
+def evolve(state: State | Unformed, event: ev.Event) -> State:
     """The state after one event."""
     return _RECORDERS[type(event)](state, event)
 
 
-def steps_from(state: Any) -> Steps:
+def steps_from(state: Folded) -> Steps[Folded, ev.Event]:
     """Decide step by step from a state, each rule seeing the table as it is by then."""
     return Steps(state, evolve)
 

@@ -5,13 +5,16 @@ from __future__ import annotations
 from domain.core.decider import Rulebook
 from domain.deathwick import audit, bot, commands, events, flow, labels, log, observer, options
 from domain.deathwick import outcome as outcomes
+from domain.deathwick.commands import Command
+from domain.deathwick.events import Event
 from domain.deathwick.evolve import evolve
 from domain.deathwick.legal import legal_actions, to_act
+from domain.deathwick.observer import DeathwickView
 from domain.deathwick.rules import decide_steps
-from domain.deathwick.state import UNFORMED
+from domain.deathwick.state import UNFORMED, State, Unformed
 from domain.deathwick.time_out import on_time_out
 
-GAME = Rulebook(
+GAME: Rulebook[State | Unformed, Command, Event, DeathwickView, Command] = Rulebook(
     id="deathwick",
     title="Deathwick",
     rules_version="1",

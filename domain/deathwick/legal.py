@@ -6,8 +6,6 @@ own check (checks.py) accepts it, so decide and legal_actions cannot disagree.
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.core import reactions
 from domain.core.errors import RuleViolation
 from domain.deathwick import cards
@@ -18,17 +16,27 @@ from domain.deathwick.commands import (
     Banish,
     CastCard,
     ChooseClass,
+    Command,
     DiscardCard,
     Haunt,
     Ignite,
     Panic,
     PassRitual,
 )
-from domain.deathwick.state import Circle, Drafting, Playing, Turn, living, neighbours
+from domain.deathwick.state import (
+    Circle,
+    Drafting,
+    Playing,
+    State,
+    Turn,
+    Unformed,
+    living,
+    neighbours,
+)
 from domain.deathwick.windows import answers
 
 
-def to_act(state: Any) -> tuple[int, ...]:
+def to_act(state: State | Unformed) -> tuple[int, ...]:
     """The window's seat while one is open; else the draft's undecided seats, or the seats whose
     turn is under way (their Ritual or Burden owed)."""
     if isinstance(state, Drafting):
@@ -41,10 +49,10 @@ def to_act(state: Any) -> tuple[int, ...]:
     return tuple(sorted(turn.seat for turn in state.turns))
 
 
-def legal_actions(state: Any, seat: int) -> list[Any]:
+def legal_actions(state: State | Unformed, seat: int) -> list[Command]:
     """Every complete command the seat may send now."""
-    if seat not in to_act(state):
-        return []
+    if seat not in to_act(state) or not isinstance(state, Drafting | Playing):
+        return []  # to_act is empty in any other phase
     if isinstance(state, Drafting):
         return [ChooseClass(name=name) for name in state.players[seat].offer]
     if reactions.answering(state.windows):

@@ -10,11 +10,21 @@ from __future__ import annotations
 import msgspec
 
 from domain.core import reactions
+from domain.core.errors import BrokenInvariant
 from domain.deathwick import cards
 from domain.deathwick.commands import Command
 from domain.deathwick.labels import action_text
 from domain.deathwick.legal import legal_actions
-from domain.deathwick.state import Circle, Drafting, Ghost, Over, left_of, right_of
+from domain.deathwick.state import (
+    Circle,
+    Drafting,
+    Ghost,
+    Over,
+    State,
+    Unformed,
+    left_of,
+    right_of,
+)
 
 
 class DeathwickGhostView(msgspec.Struct, frozen=True, kw_only=True):
@@ -96,8 +106,10 @@ class DeathwickView(msgspec.Struct, tag="deathwick", frozen=True, kw_only=True):
     legal_actions: tuple[Command, ...]
 
 
-def observe(state: Circle, seat: int | None) -> DeathwickView:
+def observe(state: State | Unformed, seat: int | None) -> DeathwickView:
     """The view of one seat (None for a spectator)."""
+    if isinstance(state, Unformed):
+        raise BrokenInvariant("nothing is on the table before the circle forms")
     phase = "draft" if isinstance(state, Drafting) else "over" if isinstance(state, Over) \
         else "play"
     return DeathwickView(

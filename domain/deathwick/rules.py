@@ -12,17 +12,25 @@ from domain.core.rng import Rng
 from domain.core.steps import Steps
 from domain.deathwick.checks import check_action, held
 from domain.deathwick.classes import title
-from domain.deathwick.commands import CancelHaunt, ChooseClass, DiscardCard, ThrowSalt
-from domain.deathwick.events import ActionCancelled, ActionDeclared, CardDiscarded, ClassChosen
+from domain.deathwick.commands import CancelHaunt, ChooseClass, Command, DiscardCard, ThrowSalt
+from domain.deathwick.events import (
+    ActionCancelled,
+    ActionDeclared,
+    CardDiscarded,
+    ClassChosen,
+    Event,
+)
 from domain.deathwick.evolve import steps_from
 from domain.deathwick.flow import advance, begin_round, burden_or_end, end_ritual, fall
-from domain.deathwick.state import Drafting, Over, Playing, State, turn_of
+from domain.deathwick.state import Drafting, Over, Playing, State, Unformed, turn_of
 from domain.deathwick.windows import answer, open_or_resolve
 
 ANSWERS = (ThrowSalt, CancelHaunt, Allow)
 
 
-def decide_steps(state: State, seat: int, command: Any, rng: Rng) -> Steps:
+def decide_steps(
+    state: State | Unformed, seat: int, command: Command, rng: Rng
+) -> Steps[State, Event]:
     """The events a seat's command causes and the state they lead to, or a RuleViolation."""
     if isinstance(state, Over):
         raise WrongPhase("the match is over")

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.core import reactions
 from domain.deathwick import cards
-from domain.deathwick.commands import ChooseClass, DiscardCard, PassRitual
+from domain.deathwick.commands import ChooseClass, Command, DiscardCard, PassRitual
 from domain.deathwick.legal import to_act
-from domain.deathwick.state import Drafting, Playing, turn_of
+from domain.deathwick.state import Drafting, Playing, State, Unformed, turn_of
 
 
-def on_time_out(state: Any, seat: int) -> Any:
+def on_time_out(state: State | Unformed, seat: int) -> Command | None:
     """In a window, allow (D8); in the draft, the first class offered; in the Ritual, Pass; in the
     Burden, the lowest card (value, then suit tier)."""
     if seat not in to_act(state):

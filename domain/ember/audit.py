@@ -8,7 +8,7 @@ played, so the word is never a secret (EH8); the numbered cards, tutors and Burn
 from __future__ import annotations
 
 from domain.ember.cards import ARCHMAGE, TUTORS, WIZARD_CARDS, shown, spoken, title
-from domain.ember.state import Finished, Playing, State
+from domain.ember.state import Finished, Playing, State, Undealt
 
 
 def card_locations(state: State) -> dict[str, list[str]]:
@@ -31,7 +31,7 @@ def knowable(board: Playing, seat: int | None) -> set[str]:
     return known
 
 
-def secrets(state: State, seat: int | None) -> frozenset[str]:
+def secrets(state: State | Undealt, seat: int | None) -> frozenset[str]:
     """E11 as text: hidden numbered cards (as views and lines write them), others' tutors until
     the end, and others' Burned cards while the match runs."""
     over = isinstance(state, Finished)

@@ -10,7 +10,16 @@ from collections import Counter
 
 from domain.core.rng import Stream
 from domain.ember.cards import ARCHMAGE, CARDS, element_of, number_of
-from domain.ember.commands import Conjure, Draw, EndTurn, Pass, PlayArchmage, Refresh, UseAbility
+from domain.ember.commands import (
+    Command,
+    Conjure,
+    Draw,
+    EndTurn,
+    Pass,
+    PlayArchmage,
+    Refresh,
+    UseAbility,
+)
 from domain.ember.observer import EmberView
 
 ARTIFACT_WORTH = 3
@@ -19,7 +28,7 @@ PATIENCE = 11  # and before this round only three times as far ahead: it builds 
 HELPFUL = {"draw", "scavenge", "advance", "steal", "discard", "burn", "regress", "regenerate"}
 
 
-def keeper(view: EmberView, actions: list[object], stream: Stream) -> object:
+def keeper(view: EmberView, actions: list[Command], stream: Stream) -> Command:
     """The best of the seat's actions by the rules of thumb above, ties broken at random."""
     scored = [(worth(view, action), action) for action in actions]
     best = max(score for score, _ in scored)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -16,6 +16,7 @@ from domain.ember.state import (
     Finished,
     InPlay,
     Playing,
+    State,
     Undealt,
     Wizard,
     with_wizard,
@@ -221,11 +222,15 @@ _APPLY: dict[type, Callable[[Any, Any], Any]] = {
 }
 
 
-def evolve(state: Any, event: Any) -> Any:
+# What a Steps starts from: a dealt table (deciding a command) or the undealt one (the deal).
+Folded = TypeVar("Folded", State, State | Undealt)
+
+
+def evolve(state: State | Undealt | None, event: ev.Event) -> State:
     """The state after one event."""
     return _APPLY[type(event)](UNDEALT if state is None else state, event)
 
 
-def steps_from(state: Any) -> Steps:
+def steps_from(state: Folded) -> Steps[Folded, ev.Event]:
     """Decide step by step from a state through this game's evolve."""
     return Steps(state, evolve)

@@ -12,19 +12,20 @@ from domain.ember.events import (
     ClosingBegan,
     Dealt,
     DeckReshuffled,
+    Event,
     GroupRevealed,
     MatchEnded,
     TurnBegan,
 )
 from domain.ember.evolve import steps_from
 from domain.ember.options import DEALT_ARTIFACTS, FIRST_FACE_UP, Options, scripted_top
-from domain.ember.state import Playing, next_seat, seats_in
+from domain.ember.state import UNDEALT, Playing, next_seat, seats_in
 
 HAND = 5  # E1: five cards each
 LAST_GROUP = 13
 
 
-def deal(options: Options, names: tuple[str, ...], rng: Rng) -> list[object]:
+def deal(options: Options, names: tuple[str, ...], rng: Rng) -> list[Event]:
     """E1, E2: shuffle the 55 wizard cards (a practice deck's top cards first), deal five each,
     a tutor each and three artifacts; the first seat's first turn begins."""
     top = scripted_top(options)
@@ -36,7 +37,7 @@ def deal(options: Options, names: tuple[str, ...], rng: Rng) -> list[object]:
     artifacts = tuple(options.artifacts
                       or rng.stream("artifacts").shuffle(list(ARTIFACTS))[:DEALT_ARTIFACTS])
     first = options.first or 0
-    steps = steps_from(None)
+    steps = steps_from(UNDEALT)
     steps.then(Dealt(names=names, call_at=options.call_at, turn_cap=options.turn_cap,
                      first=first, face_up=options.face_up or FIRST_FACE_UP,
                      deck=tuple(deck[HAND * seats:]), hands=hands, tutors=tutors,

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from domain.core.decider import Rulebook
 from domain.ember import audit, bot, commands, events, flow, labels, log, observer, options, outcome
+from domain.ember.commands import Command
+from domain.ember.events import Event
 from domain.ember.evolve import evolve
 from domain.ember.legal import legal_actions, may_act, to_act
+from domain.ember.observer import EmberView
 from domain.ember.rules import decide_steps
-from domain.ember.state import UNDEALT
+from domain.ember.state import UNDEALT, State, Undealt
 from domain.ember.time_out import on_time_out
 
-GAME = Rulebook(
+GAME: Rulebook[State | Undealt, Command, Event, EmberView, Command] = Rulebook(
     id="ember",
     title="Ember",
     rules_version="1",

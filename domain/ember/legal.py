@@ -22,7 +22,7 @@ from domain.ember.commands import (
 )
 from domain.ember.costs import payments
 from domain.ember.effects import choices, opponents
-from domain.ember.state import Playing, State
+from domain.ember.state import Playing, State, Undealt
 
 
 def closing(state: Playing) -> bool:
@@ -30,7 +30,7 @@ def closing(state: Playing) -> bool:
     return state.call is not None and state.call.seat is not None
 
 
-def to_act(state: State) -> tuple[int, ...]:
+def to_act(state: State | Undealt) -> tuple[int, ...]:
     """The seat whose turn (or go in the last round) it is; empty once the match is over."""
     if not isinstance(state, Playing):
         return ()
@@ -40,7 +40,7 @@ def to_act(state: State) -> tuple[int, ...]:
     return (state.turn,)
 
 
-def may_act(state: State) -> tuple[int, ...]:
+def may_act(state: State | Undealt) -> tuple[int, ...]:
     """E8: the seat to act, and every other seat that may use an ability or an Archmage now."""
     waiting = to_act(state)
     if not isinstance(state, Playing) or closing(state):
@@ -55,7 +55,7 @@ def any_power(state: Playing, seat: int) -> bool:
     return not state.seats[seat].conceded and bool(powers(state, seat))
 
 
-def legal_actions(state: State, seat: int) -> list[Command]:
+def legal_actions(state: State | Undealt, seat: int) -> list[Command]:
     """Every complete command the seat may send now, in a fixed order."""
     if not isinstance(state, Playing) or state.seats[seat].conceded:
         return []

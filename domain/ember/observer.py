@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.core.errors import BrokenInvariant
 from domain.ember.board import hand_size, vp
 from domain.ember.cards import CARDS, cost_text, shown
 from domain.ember.commands import Command
 from domain.ember.legal import closing, legal_actions, may_act, to_act
-from domain.ember.state import Finished, InPlay, Playing, State
+from domain.ember.state import Finished, InPlay, Playing, State, Undealt
 
 
 class EmberCardView(msgspec.Struct, frozen=True, kw_only=True):
@@ -117,8 +118,10 @@ def _wizard(board: Playing, owner: int, seat: int | None, over: bool) -> EmberWi
         tutor=wizard.tutor if over or owner == seat else None)
 
 
-def observe(state: State, seat: int | None) -> EmberView:
+def observe(state: State | Undealt, seat: int | None) -> EmberView:
     """The view of one seat (None for a spectator)."""
+    if isinstance(state, Undealt):
+        raise BrokenInvariant("nothing is on the table before the deal")
     over = isinstance(state, Finished)
     board = state.board if isinstance(state, Finished) else state
     hand = board.seats[seat].hand if seat is not None else ()

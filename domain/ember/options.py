@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 
 import msgspec
 
@@ -64,14 +65,16 @@ def check_script(options: Options, seats: int) -> None:
         raise RuleViolation(f"first must be a seat from 0 to {seats - 1}")
 
 
-def _check_names(what: str, names: list[str] | None, known: object, count: int) -> None:
+def _check_names(
+    what: str, names: list[str] | None, known: Collection[str], count: int
+) -> None:
     """A scripted list of distinct known card ids, exactly ``count`` long."""
     if names is None:
         return
     if len(names) != count or len(set(names)) != count:
         raise RuleViolation(f"the scripted {what} must be {count} different cards")
     for name in names:
-        if name not in known:  # type: ignore[operator]
+        if name not in known:
             raise RuleViolation(f"the scripted {what} name {name!r}, not one of ours")
 
 

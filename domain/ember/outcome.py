@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from domain.core.decider import Outcome
-from domain.ember.state import Finished, State
+from domain.ember.state import Finished, State, Undealt
 
 
-def outcome(state: State) -> Outcome | None:
+def outcome(state: State | Undealt) -> Outcome | None:
     """Winners, final scores and placements, once the match is over."""
     if not isinstance(state, Finished):
         return None

@@ -28,6 +28,7 @@ from domain.ember.events import (
     CreatureBurned,
     CreatureRegenerated,
     DrawTaken,
+    Event,
     HandRefreshed,
     Passed,
     SeatConceded,
@@ -36,10 +37,12 @@ from domain.ember.events import (
 from domain.ember.evolve import steps_from
 from domain.ember.flow import all_passed, draw, next_turn, score
 from domain.ember.legal import archmage_plays, closing, may_call
-from domain.ember.state import Finished, Playing, State, seats_in
+from domain.ember.state import Finished, Playing, State, Undealt, seats_in
 
 
-def decide_steps(state: State, seat: int, command: Command, rng: Rng) -> Steps:
+def decide_steps(
+    state: State | Undealt, seat: int, command: Command, rng: Rng
+) -> Steps[State, Event]:
     """The events a seat's command causes and the state they lead to, or a RuleViolation."""
     if isinstance(state, Finished):
         raise WrongPhase("the match is over")

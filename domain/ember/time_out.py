@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from domain.ember.commands import Draw, EndTurn, Pass
 from domain.ember.legal import closing, end_turns
-from domain.ember.state import Playing, State
+from domain.ember.state import Playing, State, Undealt
 
 
-def on_time_out(state: State, seat: int) -> EndTurn | Pass | Draw | None:
+def on_time_out(state: State | Undealt, seat: int) -> EndTurn | Pass | Draw | None:
     """In the last round, a pass; on a turn, end it without the Call, discarding the first
     cards in card order down to hand size."""
     if not isinstance(state, Playing) or seat != (state.call.seat if closing(state)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.whiteout_road.cards import CARDS, EVERY_CARD, title
-from domain.whiteout_road.state import State, Table
+from domain.whiteout_road.state import State, Table, Unopened
 
 
 def card_locations(state: Table) -> dict[str, list[str]]:
@@ -74,12 +74,12 @@ def knowable(state: State, seat: int | None) -> set[str]:
     return known
 
 
-def secrets(state: State, seat: int | None) -> frozenset[str]:
+def secrets(state: State | Unopened, seat: int | None) -> frozenset[str]:
     """R11 as text: every card the reader may not know, as views ("7C") and lines ("7 of clubs")
     write it (each card is unique, so any mention of one is a leak). The whiteout is always
     shuffled into Fate, which everyone is told; only its place in Fate is hidden, and no single
     word tells that (tests/domain/whiteout_road/test_whiteout_road_leaks.py checks Fate's order)."""
-    if getattr(state, "board", None) is None:
+    if isinstance(state, Unopened) or state.board is None:
         return frozenset()
     hidden = set(CARDS) - knowable(state, seat)
     return frozenset(hidden | {title(card).removeprefix("the ") for card in hidden})

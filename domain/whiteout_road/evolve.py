@@ -4,7 +4,7 @@ game's decision steps, which fold each event as it is decided and carry the rule
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from domain.core import steps
 from domain.whiteout_road.cards import WAGONS, pips
@@ -170,7 +170,9 @@ def _flung(state: Gambit, event: CardFlung) -> Gambit:
     """The card lies on its wagon, racing."""
     state = _take(state, event.card)
     fling = Store(seat=event.seat, card=event.card, pips=pips(event.card))
-    return with_wagon(state, event.wagon, flung=(*state.board.wagon(event.wagon).flung, fling))
+    board = state.board
+    assert board is not None  # a Gambit is played on tonight's board
+    return with_wagon(state, event.wagon, flung=(*board.wagon(event.wagon).flung, fling))
 
 
 def _rolled(state: Beat, event: WagonRolled) -> Beat:
@@ -181,7 +183,9 @@ def _rolled(state: Beat, event: WagonRolled) -> Beat:
 def _ended(state: Beat | Gambit, event: NightEnded) -> Camp:
     """The night is over: flings on the through-wagon become stores, other flings are lost."""
     for name in WAGONS:
-        cart = state.board.wagon(name)
+        board = state.board
+        assert board is not None  # a night ends on its own board
+        cart = board.wagon(name)
         if cart.flung and name == event.through:
             state = with_wagon(state, name, stores=(*cart.stores, *cart.flung), flung=())
         elif cart.flung:
@@ -251,15 +255,22 @@ _RECORDERS: dict[type, Callable[[Any, Any], Any]] = {
 }
 
 
-class Steps(steps.Steps):
+# What a Steps starts from: a road already open (deciding a command) or the unopened one (the
+# setup). Covariant, as core Steps is: steps from an open road are steps of the whole game.
+Folded = TypeVar("Folded", State, State | Unopened, covariant=True)
+
+
+class Steps(steps.Steps[Folded, Event]):
     """Deciding on the road: the events so far, the state they lead to, and the rules version."""
 
-    def __init__(self, state: State | Unopened, ruleset: Ruleset) -> None:
+    def __init__(self, state: Folded, ruleset: Ruleset) -> None:
         """Start from a state, under one rules version."""
-        super().__init__(state, evolve)
+        # The base named, not super(): mypy checks super() against each constraint of Folded
+        # and loses the argument's type there (the same call at run time).
+        steps.Steps.__init__(self, state, evolve)
         self.ruleset = ruleset
 
 
-def steps_from(state: State | Unopened, ruleset: Ruleset) -> Steps:
+def steps_from(state: Folded, ruleset: Ruleset) -> Steps[Folded]:
     """Decide step by step from a state, each rule seeing the road as it is by then."""
     return Steps(state, ruleset)

@@ -17,14 +17,19 @@ from domain.whiteout_road import (
     outcome,
     rules,
 )
+from domain.whiteout_road.commands import Command, Commit
+from domain.whiteout_road.events import Event
 from domain.whiteout_road.evolve import evolve
 from domain.whiteout_road.legal import legal_actions, to_act
-from domain.whiteout_road.state import UNOPENED
+from domain.whiteout_road.observer import WhiteoutView
+from domain.whiteout_road.state import UNOPENED, State, Unopened
 from domain.whiteout_road.time_out import on_time_out
 from domain.whiteout_road.versions import V1, V2, Ruleset
 
+WhiteoutRulebook = Rulebook[State | Unopened, Command, Event, WhiteoutView, Commit]
 
-def rulebook(ruleset: Ruleset) -> Rulebook:
+
+def rulebook(ruleset: Ruleset) -> WhiteoutRulebook:
     """Whiteout Road under one rules version: the same functions, closed over its switches."""
     return Rulebook(
         id="whiteout-road",

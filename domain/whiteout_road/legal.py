@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from domain.whiteout_road.cards import Wagon, in_order, is_spade
 from domain.whiteout_road.commands import Commit
-from domain.whiteout_road.state import Gambit, State, Table, owing
+from domain.whiteout_road.state import Gambit, State, Table, Unopened, owing
 
 TRAIL_SPACES = (3, 4)
 
 
-def to_act(state: State) -> tuple[int, ...]:
+def to_act(state: State | Unopened) -> tuple[int, ...]:
     """Every seat that still owes a card this beat or in the Gambit."""
     return owing(state)
 
@@ -20,10 +20,10 @@ def trail_wagons(state: Table) -> tuple[Wagon, ...]:
     return tuple(c.name for c in state.board.wagons if c.laden and c.position in TRAIL_SPACES)
 
 
-def legal_actions(state: State, seat: int) -> list[Commit]:
+def legal_actions(state: State | Unopened, seat: int) -> list[Commit]:
     """Every complete commitment the seat may send: by card, then play, then wagon."""
-    if seat not in to_act(state):
-        return []
+    if seat not in to_act(state) or isinstance(state, Unopened):
+        return []  # nobody owes a card before the road opens
     hand = in_order(state.seats[seat].hand)
     if isinstance(state, Gambit):
         return [gambit_play(card) for card in hand]

@@ -12,12 +12,13 @@ from typing import Literal
 
 import msgspec
 
+from domain.core.errors import BrokenInvariant
 from domain.whiteout_road.cards import SUIT_NAMES, SUIT_OF_WAGON, Wagon, in_order
 from domain.whiteout_road.commands import Commit, Play
 from domain.whiteout_road.events import Ending, Repayment
 from domain.whiteout_road.legal import legal_actions
 from domain.whiteout_road.outcome import outcome
-from domain.whiteout_road.state import Board, Cart, Gambit, Over, State, Store
+from domain.whiteout_road.state import Board, Cart, Gambit, Over, State, Store, Unopened
 
 Phase = Literal["beat", "gambit", "over"]
 
@@ -100,8 +101,10 @@ class WhiteoutView(msgspec.Struct, tag="whiteout-road", frozen=True, kw_only=Tru
     legal_actions: tuple[Commit, ...]
 
 
-def observe(state: State, seat: int | None) -> WhiteoutView:
+def observe(state: State | Unopened, seat: int | None) -> WhiteoutView:
     """The view of one seat (None for a spectator)."""
+    if isinstance(state, Unopened):
+        raise BrokenInvariant("nothing is on the table before the road opens")
     board = state.board or Board(night=0)
     result = outcome(state)
     return WhiteoutView(

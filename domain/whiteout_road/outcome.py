@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from domain.core.decider import Outcome
 from domain.whiteout_road.nights import standing
-from domain.whiteout_road.state import Over, State
+from domain.whiteout_road.state import Over, State, Unopened
 
 
-def outcome(state: State) -> Outcome | None:
+def outcome(state: State | Unopened) -> Outcome | None:
     """Winners, gratitude per seat and placements, once the match is over."""
     if not isinstance(state, Over):
         return None

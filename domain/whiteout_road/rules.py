@@ -13,15 +13,15 @@ from domain.whiteout_road.events import PlayCommitted, PlaysRevealed, RoadEnded,
 from domain.whiteout_road.evolve import Steps, steps_from
 from domain.whiteout_road.legal import trail_wagons
 from domain.whiteout_road.nights import carry_on
-from domain.whiteout_road.state import Beat, Gambit, Over, State, seats_in
+from domain.whiteout_road.state import Beat, Gambit, Over, State, Unopened, seats_in
 from domain.whiteout_road.versions import Ruleset
 
 SUIT_PLAYS = {"load": "load", "push": "push", "fling": "be flung"}
 
 
 def decide_steps(
-    state: State, seat: int, command: Commit | Concede, rng: Rng, ruleset: Ruleset
-) -> Steps:
+    state: State | Unopened, seat: int, command: Commit | Concede, rng: Rng, ruleset: Ruleset
+) -> Steps[State]:
     """The events a seat's command causes and the state they lead to, or a RuleViolation."""
     if isinstance(state, Over):
         raise WrongPhase("the match is over")
@@ -41,7 +41,9 @@ def check_seat(state: Beat | Gambit, seat: int) -> None:
         raise NotYourTurn("you have conceded this match")
 
 
-def commit(state: Beat | Gambit, seat: int, command: Commit, rng: Rng, ruleset: Ruleset) -> Steps:
+def commit(
+    state: Beat | Gambit, seat: int, command: Commit, rng: Rng, ruleset: Ruleset
+) -> Steps[State]:
     """R4, R6: the card goes face down; the last commitment reveals them all and play goes on."""
     check_owes(state, seat)
     check_card(state, seat, command.card)
@@ -127,7 +129,7 @@ def check_trail(state: Beat | Gambit, command: Commit) -> None:
         )
 
 
-def concede(state: Beat | Gambit, seat: int, rng: Rng, ruleset: Ruleset) -> Steps:
+def concede(state: Beat | Gambit, seat: int, rng: Rng, ruleset: Ruleset) -> Steps[State]:
     """R10: the hand is set aside; the last seat still in wins at once; a last owed card reveals."""
     steps = steps_from(state, ruleset)
     traveller = state.seats[seat]

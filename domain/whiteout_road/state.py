@@ -168,6 +168,6 @@ def holders(state: Table) -> tuple[int, ...]:
     return tuple(seat for seat, t in enumerate(state.seats) if t.hand and not t.conceded)
 
 
-def owing(state: State) -> tuple[int, ...]:
+def owing(state: State | Unopened) -> tuple[int, ...]:
     """The seats that still owe a card now (none in camp or once over)."""
     return state.owing if isinstance(state, (Beat, Gambit)) else ()

@@ -7,14 +7,14 @@ from collections.abc import Callable
 from domain.whiteout_road.cards import Wagon, height, wagon_of
 from domain.whiteout_road.events import FateFlipped
 from domain.whiteout_road.evolve import Steps
-from domain.whiteout_road.state import Cart
+from domain.whiteout_road.state import Board, Cart
 
 
 def wagon_tie(steps: Steps, names: list[Wagon]) -> Wagon:
     """R8: furthest, most stores, highest card aboard, then Fate; Fate run out: hearts first."""
     board = steps.state.board
     for key in (_furthest, _stores, _highest_aboard):
-        names = _best(names, lambda name, key=key: key(board.wagon(name)))
+        names = _best(names, _by(board, key))
         if len(names) == 1:
             return names[0]
     return flip_for(steps, names) or names[0]
@@ -25,7 +25,7 @@ def gambit_winner(steps: Steps) -> Wagon | None:
     board = steps.state.board
     names: list[Wagon] = [cart.name for cart in board.wagons if cart.flung]
     for key in (_flung_total, _highest_flung):
-        names = _best(names, lambda name, key=key: key(board.wagon(name)))
+        names = _best(names, _by(board, key))
         if len(names) <= 1:
             return names[0] if names else None
     return flip_for(steps, names)
@@ -39,6 +39,11 @@ def flip_for(steps: Steps, names: list[Wagon]) -> Wagon | None:
         if wagon_of(card) in names:
             return wagon_of(card)
     return None
+
+
+def _by(board: Board, key: Callable[[Cart], int]) -> Callable[[Wagon], int]:
+    """A wagon's key, read from its cart on the board."""
+    return lambda name: key(board.wagon(name))
 
 
 def _best(names: list[Wagon], key: Callable[[Wagon], int]) -> list[Wagon]:

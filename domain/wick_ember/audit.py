@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.wick_ember.cards import GUESSES, LAMP_WARDEN, TITLES, card_ids, name_of
-from domain.wick_ember.state import State
+from domain.wick_ember.state import State, Unlit
 
 
 def card_locations(state: State) -> dict[int, list[str]]:
@@ -49,13 +49,13 @@ def knowable(state: State, seat: int | None) -> set[int]:
     return known
 
 
-def secrets(state: State, seat: int | None) -> frozenset[str]:
+def secrets(state: State | Unlit, seat: int | None) -> frozenset[str]:
     """W16 as text: the names and titles of hidden ranks of which the reader may know no copy.
 
     Names repeat, so a rank is a secret only while no copy of it is knowable; and while the seat
     to act holds a Lamp Warden, every rank it may name in a guess is spoken aloud, not a secret.
     """
-    if getattr(state, "round", None) is None:
+    if isinstance(state, Unlit) or state.round is None:
         return frozenset()
     known = knowable(state, seat)
     hidden = {name_of(card) for card in card_ids(state.night.deck) if card not in known}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -43,6 +43,10 @@ from domain.wick_ember.state import (
 )
 
 replace = msgspec.structs.replace
+
+
+# What a Steps starts from: a table already lit (deciding a command) or the unlit one (the setup).
+Folded = TypeVar("Folded", State, State | Unlit)
 
 
 def evolve(state: State | Unlit, event: Event) -> State:
@@ -222,6 +226,6 @@ _RECORDERS: dict[type, Callable[[Any, Any], Any]] = {
 }
 
 
-def steps_from(state: State | Unlit) -> Steps:
+def steps_from(state: Folded) -> Steps[Folded, Event]:
     """Decide step by step from a state, each rule seeing the table as it is by then."""
     return Steps(state, evolve)

@@ -16,12 +16,15 @@ from domain.wick_ember import (
     rounds,
     rules,
 )
+from domain.wick_ember.commands import Command, PlayCard
+from domain.wick_ember.events import Event
 from domain.wick_ember.evolve import evolve
 from domain.wick_ember.legal import legal_actions, to_act
-from domain.wick_ember.state import UNLIT
+from domain.wick_ember.observer import WickEmberView
+from domain.wick_ember.state import UNLIT, State, Unlit
 from domain.wick_ember.time_out import on_time_out
 
-GAME = Rulebook(
+GAME: Rulebook[State | Unlit, Command, Event, WickEmberView, PlayCard] = Rulebook(
     id="wick-and-ember",
     title="Wick & Ember",
     rules_version="1",

@@ -13,10 +13,10 @@ from domain.wick_ember.cards import (
     name_of,
 )
 from domain.wick_ember.commands import PlayCard
-from domain.wick_ember.state import Playing, State, open_seats
+from domain.wick_ember.state import Playing, State, Unlit, open_seats
 
 
-def to_act(state: State) -> tuple[int, ...]:
+def to_act(state: State | Unlit) -> tuple[int, ...]:
     """The seat whose turn it is; empty between rounds and once the match is over."""
     if isinstance(state, Playing) and state.turn is not None:
         return (state.turn,)
@@ -44,7 +44,7 @@ def playable(hand: tuple[int, ...]) -> list[str]:
     return sorted(names, key=RANKS.__getitem__)
 
 
-def legal_actions(state: State, seat: int) -> list[PlayCard]:
+def legal_actions(state: State | Unlit, seat: int) -> list[PlayCard]:
     """Every complete play the seat may send now: card, then target, then guess, in rank order."""
     if seat not in to_act(state):
         return []

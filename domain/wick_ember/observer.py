@@ -10,10 +10,11 @@ from collections import Counter
 
 import msgspec
 
+from domain.core.errors import BrokenInvariant
 from domain.wick_ember import cards
 from domain.wick_ember.commands import PlayCard
 from domain.wick_ember.legal import legal_actions, to_act
-from domain.wick_ember.state import Finished, Lamplighter, Round, State
+from domain.wick_ember.state import Finished, Lamplighter, Round, State, Unlit
 
 
 class SeatView(msgspec.Struct, frozen=True, kw_only=True):
@@ -74,8 +75,10 @@ class WickEmberView(msgspec.Struct, tag="wick-and-ember", frozen=True, kw_only=T
     legal_actions: tuple[PlayCard, ...]
 
 
-def observe(state: State, seat: int | None) -> WickEmberView:
+def observe(state: State | Unlit, seat: int | None) -> WickEmberView:
     """The view of one seat (None for a spectator)."""
+    if isinstance(state, Unlit):
+        raise BrokenInvariant("nothing is on the table before the night begins")
     current = state.round
     return WickEmberView(
         you=seat,

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from domain.core.decider import Outcome
-from domain.wick_ember.state import Finished, State
+from domain.wick_ember.state import Finished, State, Unlit
 
 
-def outcome(state: State) -> Outcome | None:
+def outcome(state: State | Unlit) -> Outcome | None:
     """Winners, embers per seat and placements, once the match is over."""
     if not isinstance(state, Finished):
         return None

@@ -16,14 +16,16 @@ from domain.wick_ember.cards import (
 )
 from domain.wick_ember.commands import PlayCard
 from domain.wick_ember.effects import resolve
-from domain.wick_ember.events import CardPlayed, SeatConceded
+from domain.wick_ember.events import CardPlayed, Event, SeatConceded
 from domain.wick_ember.evolve import Steps, steps_from
 from domain.wick_ember.legal import forcing_card, targets
 from domain.wick_ember.rounds import end_round, finish_turn
-from domain.wick_ember.state import Finished, Playing, State, lit_seats
+from domain.wick_ember.state import Finished, Playing, State, Unlit, lit_seats
 
 
-def decide_steps(state: State, seat: int, command: PlayCard | Concede, rng: Rng) -> Steps:
+def decide_steps(
+    state: State | Unlit, seat: int, command: PlayCard | Concede, rng: Rng
+) -> Steps[State | Unlit, Event]:
     """The events a seat's command causes and the state they lead to, or a RuleViolation."""
     if isinstance(state, Finished):
         raise WrongPhase("the match is over")
@@ -43,7 +45,7 @@ def check_seat(state: Playing, seat: int) -> None:
         raise NotYourTurn("you have conceded this match")
 
 
-def play(state: Playing, seat: int, command: PlayCard, rng: Rng) -> Steps:
+def play(state: Playing, seat: int, command: PlayCard, rng: Rng) -> Steps[State, Event]:
     """W5: play a card into the lantern log, resolve it, then the end-of-turn checks."""
     check_turn(state, seat)
     card = check_card(state, seat, command)
@@ -134,7 +136,7 @@ def _no_guess(command: PlayCard) -> str:
     return f"only the Lamp Warden names a card; send no guess with the {title(command.card)}"
 
 
-def concede(state: Playing, seat: int, rng: Rng) -> Steps:
+def concede(state: Playing, seat: int, rng: Rng) -> Steps[State, Event]:
     """W15, H5: the seat's flame goes out for good; on its turn, the turn ends as after a play."""
     steps = steps_from(state)
     steps.then(SeatConceded(seat=seat, revealed=state.seats[seat].hand))

@@ -5,10 +5,10 @@ from __future__ import annotations
 from domain.core.seats import clockwise_from
 from domain.wick_ember.commands import PlayCard
 from domain.wick_ember.legal import playable, plays_of
-from domain.wick_ember.state import Playing, State
+from domain.wick_ember.state import Playing, State, Unlit
 
 
-def on_time_out(state: State, seat: int) -> PlayCard | None:
+def on_time_out(state: State | Unlit, seat: int) -> PlayCard | None:
     """The lowest card the seat may play; a seat it must choose, the first clockwise from it; a
     Lamp Warden's guess, the lowest rank it may name."""
     if not isinstance(state, Playing):

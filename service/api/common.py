@@ -7,7 +7,7 @@ from typing import Annotated, Any, TypeVar
 import msgspec
 from litestar import Request
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.openapi.spec import Example, Schema
+from litestar.openapi.spec import Example, Schema, SecurityRequirement
 from litestar.openapi.spec.enums import OpenAPIType
 from litestar.params import QueryParameter
 
@@ -52,8 +52,9 @@ def optional_at_least(minimum: int) -> QueryParameter:
 BODY_ERRORS = (408, 413, 415)
 
 # Who may call a route, as the OpenAPI document says. A route without one needs no token.
-TOKEN = [{"BearerToken": []}]
-OPTIONAL_TOKEN = [{}, {"BearerToken": []}]  # a seat sees its own view, anyone else the public
+TOKEN: list[SecurityRequirement] = [{"BearerToken": []}]
+# A seat sees its own view, anyone else the public one.
+OPTIONAL_TOKEN: list[SecurityRequirement] = [{}, {"BearerToken": []}]
 
 
 def errors(*codes: int) -> dict[int, ResponseSpec]:
@@ -118,7 +119,7 @@ def _whole(value: Any) -> Any:
 
 def service_of(request: Request) -> MatchService:
     """The application service created at start-up."""
-    return request.app.state.service  # type: ignore[no-any-return]
+    return request.app.state.service
 
 
 def caller(request: Request) -> tuple[MatchService, str | None]:

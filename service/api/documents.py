@@ -41,7 +41,7 @@ class TypedCommands(OpenAPISchemaPlugin):
         does not change the committed document): the match's game decides which applies."""
         unions = [game_union(GAMES[game_id], schema_creator) for game_id in BUILT_IN]
         return Schema(
-            any_of=unions,  # type: ignore[arg-type]
+            any_of=unions,
             description="A command of the match's game: one of that game's commands "
             "(GET /games/{game} has its JSON Schema)",
         )
@@ -55,7 +55,7 @@ def game_union(book: Rulebook, creator: Any) -> Reference:
     registry = creator.schema_registry
     reference = registry.get_reference_for_field_definition(key)
     if reference is not None:
-        return reference  # type: ignore[no-any-return]
+        return reference
     schema = registry.get_schema_for_field_definition(key)
     choices = [creator.for_field_definition(FieldDefinition.from_annotation(t))
                for t in members(book.Command)]
@@ -64,7 +64,7 @@ def game_union(book: Rulebook, creator: Any) -> Reference:
     schema.one_of = choices
     tags = [tag(t) or "" for t in members(book.Command)]
     schema.discriminator = Discriminator(property_name="type", mapping=dict.fromkeys(tags, ""))
-    return registry.get_reference_for_field_definition(key)  # type: ignore[no-any-return]
+    return registry.get_reference_for_field_definition(key)
 
 
 def map_discriminators(document: OpenAPI) -> None:

@@ -108,7 +108,10 @@ class MatchController(Controller):
         """Play for your seat; the same command_id again gives the first answer."""
         service, token = caller(request)
         status, body = await service.command(match_id, token, await strictly(request, data))
-        return Response(content=body, status_code=status, media_type="application/json")
+        # The body is the CommandAnswer already encoded (the first answer, kept for a repeated
+        # command_id); the route's annotation names CommandAnswer for the OpenAPI document.
+        return Response(content=body, status_code=status,  # type: ignore[arg-type]
+                        media_type="application/json")
 
     @post("/{match_id:str}/concede", operation_id="concede", summary="Concede the match",
           status_code=200, responses=errors(400, 401, 403, 404, 409), security=TOKEN)

@@ -141,7 +141,7 @@ class TournamentStore:
 
     async def entrant_for_token(self, tournament_id: str, token_hash: bytes) -> int | None:
         """The number of the entrant holding this token hash, or None."""
-        return await self.pool.fetchval(  # type: ignore[no-any-return]
+        return await self.pool.fetchval(
             """SELECT number FROM tournament_entrants
             WHERE tournament_id = $1 AND token_hash = $2""", _key(tournament_id), token_hash)
 

@@ -157,7 +157,7 @@ def check_options(options: Options, seats: int, practice: bool) -> None:
         raise RuleViolation("rounds must be 1 or more and salts 0 or more")
 
 
-def setup(options: Options, names: tuple[str, ...], rng: Rng) -> list[object]:
+def setup(options: Options, names: tuple[str, ...], rng: Rng) -> list[Event]:
     """Form the circle and begin the first round."""
     seats = tuple(range(len(names)))
     return [CircleOpened(names=names, rounds=options.rounds, salts=options.salts),
@@ -171,7 +171,7 @@ def to_act(state: State) -> tuple[int, ...]:
     return reactions.answering(state.windows) or state.owing
 
 
-def legal_actions(state: State, seat: int) -> list[object]:
+def legal_actions(state: State, seat: int) -> list[Command]:
     """Allow (and Salt, while you have one) in a window; else a hex on each other seat, or rest."""
     if seat not in to_act(state):
         return []
@@ -181,7 +181,7 @@ def legal_actions(state: State, seat: int) -> list[object]:
     return [*(Hex(target=t) for t in standing(state) if t != seat), Rest()]
 
 
-def on_time_out(state: State, seat: int) -> object:
+def on_time_out(state: State, seat: int) -> Command:
     """A seat out of time allows in a window, and rests otherwise."""
     assert isinstance(state, Circle)
     return reactions.time_out_answer(state.windows, seat) or Rest()
@@ -192,10 +192,10 @@ def standing(state: Circle) -> tuple[int, ...]:
     return tuple(s for s, h in enumerate(state.health) if h > 0)
 
 
-def decide_steps(state: State, seat: int, command: object, rng: Rng) -> Steps:
+def decide_steps(state: State, seat: int, command: object, rng: Rng) -> Steps[State, Event]:
     """Check a command against the window (if any) and the round, and decide its events."""
     assert isinstance(state, Circle)
-    steps = Steps(state, evolve)
+    steps: Steps[State, Event] = Steps(state, evolve)
     match command:
         case Concede():
             steps.then(Conceded(seat=seat))
@@ -326,7 +326,7 @@ def outcome(state: State) -> Outcome | None:
     return Outcome(winners=state.winners, scores=scores, placements=placements)
 
 
-GAME = Rulebook(
+GAME: Rulebook[State, Command, Event, HexesView, Command] = Rulebook(
     id="test-hexes", title="Hexes", rules_version="1", min_seats=2, max_seats=4,
     Options=Options, Command=Command, Event=Event, View=HexesView, initial=UNFORMED,
     check_options=check_options, setup=setup, decide_steps=decide_steps, evolve=evolve,

@@ -152,13 +152,15 @@ def legal_actions(state: Any, seat: int) -> list[PlayCard]:
     return [PlayCard(card=card) for card in state.hands[seat]]
 
 
-def decide_steps(state: Any, seat: int, command: Command, rng: Rng, ruleset: Ruleset) -> Steps:
+def decide_steps(
+    state: Any, seat: int, command: Command, rng: Rng, ruleset: Ruleset
+) -> Steps[State, Event]:
     """The events of a seat's command and the state they lead to, or a RuleViolation."""
     if not isinstance(state, Playing):
         raise WrongPhase("the match is over" if isinstance(state, Over) else "nothing is dealt")
     if not 0 <= seat < len(state.names) or state.conceded[seat]:
         raise NotYourTurn("you are not in this match any more")
-    steps = Steps(state, evolve)
+    steps: Steps[State, Event] = Steps(state, evolve)
     if isinstance(command, Concede):
         steps.then(TallyConceded(seat=seat))
     else:
