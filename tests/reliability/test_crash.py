@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 
 import pytest
 
@@ -29,10 +30,11 @@ PLAY_SECONDS = 300
 async def crash_when(
     server: Server, ledger: Ledger, acks: int, seconds: float, kills: list[int]
 ) -> Server:
-    """Wait (bounded) until ``acks`` commands were acknowledged, kill -9, start again."""
-    for _ in range(int(seconds / 0.05)):
-        if len(ledger.acks) >= acks:
-            break
+    """Wait (bounded) until ``acks`` commands were acknowledged, kill -9, start again; fail if
+    the bots stop short of ``acks``: a kill then would test less than it claims, or nothing."""
+    deadline = time.monotonic() + seconds
+    while len(ledger.acks) < acks:
+        assert time.monotonic() < deadline, f"{len(ledger.acks)} of {acks} acknowledged: no kill"
         await asyncio.sleep(0.05)
     kills.append(len(ledger.acks))
     kill(server)
@@ -50,7 +52,8 @@ async def crash_twice(server: Server, ledger: Ledger, kills: list[int]) -> Serve
 async def test_kill_9_mid_play_loses_no_acknowledged_command_and_play_resumes(database, figures):
     """Given 20 matches in play, when the server is killed with SIGKILL twice and restarted,
     then every acknowledged command is stored with its answer, no command is half-written, and
-    every match is played to its end."""
+    every match is played to its end. Each kill waits until its count of acknowledged commands
+    is reached, and commands are acknowledged after the last: both kills came mid-play."""
     server = launch(database)
     tables: list[Table] = [await open_table([server], 2, random.Random(n),
                                             options={"ember_target": 3}) for n in range(MATCHES)]
@@ -62,6 +65,7 @@ async def test_kill_9_mid_play_loses_no_acknowledged_command_and_play_resumes(da
         stored = await records(database)
         lost = [cid for cid, ack in ledger.acks.items() if stored.get(cid) != ack]
         assert (finished, lost, problems, ledger.unexpected()) == (MATCHES, [], [], {})
+        assert len(ledger.acks) > kills[-1], "nothing was acknowledged after the last kill"
         secrets = [t for table in tables for t in table.tokens] + await seeds(database)
         assert log_problems(server.output, secrets) == []
     finally:
