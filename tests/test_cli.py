@@ -7,14 +7,13 @@ import json
 import os
 import subprocess
 import sys
-import time
 import uuid
 
 import httpx
 import psutil
 
 from service.postgres import create_database, drop_database
-from tests.servers import free_port
+from tests.servers import free_port, until_healthy
 
 HEARTHLOG = [sys.executable, "-m", "service.cli"]
 
@@ -61,12 +60,7 @@ def test_serve_starts_its_own_embedded_postgres_in_the_data_dir(tmp_path):
     try:
         lines = [process.stdout.readline() for _ in range(3)]
         assert any(f"http://127.0.0.1:{port}/docs" in line for line in lines), lines
-        for _ in range(300):
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.1)
+        until_healthy(f"http://127.0.0.1:{port}", process, 60)
         created = httpx.post(f"http://127.0.0.1:{port}/matches",
                              json={"game": "wick-and-ember", "seats": 3})
         assert created.status_code == 201, created.text
