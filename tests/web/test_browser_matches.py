@@ -224,7 +224,9 @@ async def test_screenshots_of_the_generic_table_and_the_replay_on_a_phone(web_se
     await page.get_by_role("button", name="Start the match").click()
     await action_buttons(page).first.wait_for()
     await shoot(page, "generic-table")
+    deadline = time.monotonic() + 120
     while "finished" not in await status_of(page):
+        assert time.monotonic() < deadline, "the match did not finish in time"
         if await action_buttons(page).count():
             await action_buttons(page).first.click()
         await asyncio.sleep(0.05)
