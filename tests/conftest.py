@@ -60,8 +60,10 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """Print the reliability figures of the run (docs/reliability.md)."""
+    """Print the reliability figures of the run (docs/reliability.md), and the sampling seed
+    again (the header is not shown under -q)."""
     reporting.write_figures(terminalreporter, _FIGURES)
+    terminalreporter.write_line(sampling.header())
 
 
 @pytest.fixture(scope="session")
