@@ -52,7 +52,8 @@ async def test_sessions_ended_mid_play_give_503s_and_lose_nothing(
     """Given bots playing, when Postgres ends the server's sessions forty times, each time with
     one at work, then answers are 2xx or 503, every acknowledged command is stored, and every
     match finishes. How the test knows the sessions died mid-play: each shot reports the
-    sessions it ended and how many were at work then, and every one of the forty ended one."""
+    sessions it ended and how many were at work then, every one of the forty ended one, and
+    the bots were answered 503 at least once."""
     tables = [await open_table([server], 2, random.Random(40 + n), options={"ember_target": 3})
               for n in range(MATCHES)]
     ledger, shots = Ledger(), []
@@ -63,6 +64,7 @@ async def test_sessions_ended_mid_play_give_503s_and_lose_nothing(
     lost = [cid for cid, ack in ledger.acks.items() if stored.get(cid) != ack]
     assert len(shots) == SHOTS and all(ended and at_work for ended, at_work in shots), shots
     assert (ledger.unexpected(), finished, lost, problems) == ({}, MATCHES, [], [])
+    assert ledger.statuses[503] > 0  # requests did meet an ended session, and were told 503
     figures.update(matches=MATCHES, terminations=SHOTS, sessions_ended=sum(s for s, _ in shots),
                    ended_at_work=sum(w for _, w in shots), answered_503=ledger.statuses[503],
                    acknowledged=len(ledger.acks), events_audited=events, lost=len(lost))
