@@ -22,7 +22,6 @@ from service.errors import ServiceError
 from service.loading import Loaded
 from service.matches import MatchService
 from service.postgres import warn_failed
-from service.sources import Clock
 
 log = logging.getLogger("hearthlog.bots")
 LONGEST_WAIT = 30.0  # a move due later is left to the clock's sweep
@@ -31,11 +30,10 @@ REMEMBERED = 10_000  # matches known never to need a move, so notifications abou
 
 class BotRunner:
     """One task per match the server owes a move in; a poke makes it look again. It tells the
-    time by ``clock``, the service's own unless given (service.sources)."""
+    time by its service's clock (service.sources)."""
 
-    def __init__(self, service: MatchService, bot_delay: float, *,
-                 clock: Clock | None = None) -> None:
-        self.service, self.bot_delay, self.clock = service, bot_delay, clock
+    def __init__(self, service: MatchService, bot_delay: float) -> None:
+        self.service, self.bot_delay = service, bot_delay
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._wakes: dict[str, asyncio.Event] = {}
         self._never: OrderedDict[str, None] = OrderedDict()
@@ -113,7 +111,7 @@ class BotRunner:
 
     def _wait(self, due: Due) -> float:
         """Seconds until a move is due by the clock (zero or less: due now)."""
-        return (due.at - (self.clock or self.service.clock)()).total_seconds()
+        return (due.at - self.service.clock()).total_seconds()
 
     async def act(self, loaded: Loaded, due: Due) -> bool:
         """Make the one due move at the loaded version; True when moved or outrun (plan again)."""

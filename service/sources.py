@@ -1,7 +1,7 @@
 """Where the service gets what the rules never make: fresh secret seeds and the time of day.
 
 Both come in through the constructors (``MatchService(..., seeds=, clock=)``, ``TournamentService``,
-``MemoryStore``, ``create_app``; the bot runner keeps its service's clock unless given one), so a
+``MemoryStore``, ``create_app``; the bot runner tells the time by its service's clock), so a
 test can hand in a seed source that deals a chosen match and a clock it steps by hand
 (tests/core/sources.py); production uses the two defaults below (docs/live.md, "Seeds and clocks
 in tests").

@@ -10,6 +10,7 @@ from litestar.testing import TestClient
 
 from service.app import create_app
 from service.bots import BotRunner
+from service.sources import wall_clock
 
 
 class Kept(logging.Handler):
@@ -58,7 +59,7 @@ class Unreachable:
 
 async def bot_failure(caplog, error: Exception) -> logging.LogRecord:
     """The one record a bot's task leaves when loading its match raises ``error``."""
-    runner = BotRunner(SimpleNamespace(cache=Unreachable(error)), bot_delay=0.0)
+    runner = BotRunner(SimpleNamespace(cache=Unreachable(error), clock=wall_clock), bot_delay=0.0)
     with caplog.at_level(logging.WARNING, logger="hearthlog.bots"):
         runner.poke("m-1")
         await asyncio.gather(*runner._tasks.values())
