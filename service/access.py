@@ -8,13 +8,12 @@ see (a spectator without a token or with the host's), ``host`` to start the matc
 
 from __future__ import annotations
 
-import time
-
 import msgspec
 
 from service import auth, tickets
 from service.errors import forbidden, not_found, unauthorized
 from service.logs import current_seat
+from service.sources import Clock, wall_clock
 from service.store import EventStore
 
 NEEDS_TOKEN = "send 'Authorization: Bearer <token>'"
@@ -28,10 +27,11 @@ class Caller(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Access:
-    """The token checks of every use case, over one event store."""
+    """The token checks of every use case, over one event store; ``clock`` tells when a stream
+    ticket is issued and whether it has expired (service.sources)."""
 
-    def __init__(self, store: EventStore) -> None:
-        self.store = store
+    def __init__(self, store: EventStore, clock: Clock = wall_clock) -> None:
+        self.store, self.clock = store, clock
 
     async def caller(self, match_id: str, token: str) -> Caller:
         """Whose token this is in the match; 404 for no match, 401 for nobody's."""
@@ -73,7 +73,7 @@ class Access:
         key = await self.store.seat_token_hash(match_id, seat)
         if key is None and await self.store.host_token_hash(match_id) is None:
             raise not_found(match_id)
-        if not tickets.valid(match_id, seat, expires, signature, key, time.time()):
+        if not tickets.valid(match_id, seat, expires, signature, key, self._now()):
             raise unauthorized("the stream ticket is not valid for this match or has expired: "
                                "ask POST .../stream-ticket for a new one")
         current_seat.set(seat)
@@ -85,8 +85,12 @@ class Access:
         key = await self.store.seat_token_hash(match_id, seat)
         if key is None:  # the seat was just found by this hash; only a vanished row gets here
             raise unauthorized("the token is not valid for this match")
-        ticket, expires = tickets.issue(match_id, seat, key, time.time())
+        ticket, expires = tickets.issue(match_id, seat, key, self._now())
         return seat, ticket, expires
+
+    def _now(self) -> float:
+        """The clock's time in seconds since the epoch, as tickets count it."""
+        return self.clock().timestamp()
 
     async def invited(self, match_id: str, invite: str | None) -> None:
         """A private table's seat needs its invite: 403 without it or with another one."""

@@ -60,7 +60,7 @@ class MatchService:
         self.reads = reads or Reads(store)  # where stale-safe reads go (service.reads)
         self.lobby_for = timedelta(hours=lobby_hours)
         self.cache = StateCache(store)
-        self.access = Access(store)
+        self.access = Access(store, clock)
         self._seeds: dict[str, bytes] = {}
 
     async def create(self, body: schemas.CreateMatch) -> schemas.MatchCreatedAnswer:

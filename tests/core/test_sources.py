@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from litestar.testing import AsyncTestClient
 
-from service import schemas
+from service import schemas, tickets
 from service import tournament_schemas as ts
 from service.app import create_app
 from service.errors import ServiceError
@@ -73,6 +73,24 @@ async def test_a_lobby_past_its_hours_is_refused_410_by_a_stepped_clock():
         await service.join(created.match_id, schemas.JoinSeat(name="Bryn"))
     assert refused.value.status == 410 and "HEARTHLOG_LOBBY_HOURS" in refused.value.message
     assert len(await store.load(created.match_id)) == 2
+
+
+async def test_a_stream_ticket_expires_at_its_lifetime_by_the_services_clock():
+    """Given a seat's stream ticket issued on a stopped clock, then it opens the seat's stream
+    a second before its lifetime ends and is refused 401 once the clock reaches it: the ticket's
+    time is the service's clock, not the wall clock."""
+    clock = StoppedClock(datetime(2025, 3, 1, tzinfo=UTC))
+    service = MatchService(MemoryStore(clock=clock), seeds=counted_seeds("ticket"), clock=clock)
+    created = await service.create(schemas.CreateMatch(game="wick-and-ember", seats=2))
+    ash = await service.join(created.match_id, schemas.JoinSeat(name="Ash"))
+    issued = await service.stream_ticket(created.match_id, ash.token)
+    assert issued.expires_at == clock() + timedelta(seconds=tickets.LIFETIME)
+    clock.advance(tickets.LIFETIME - 1)
+    assert await service.stream_viewer(created.match_id, None, issued.ticket) == 0
+    clock.advance(1)
+    with pytest.raises(ServiceError) as refused:
+        await service.stream_viewer(created.match_id, None, issued.ticket)
+    assert refused.value.status == 401 and "expired" in refused.value.message
 
 
 def test_a_stopped_clock_moves_only_forwards_and_only_when_told():
