@@ -25,8 +25,10 @@ class Follower:
         self.last_id: str | None = None
         self.heartbeats = 0
 
-    async def follow(self, until: Any, limit: int | None = None) -> None:
-        """Read updates until ``until(update)`` holds or ``limit`` updates came; then hang up."""
+    async def follow(self, until: Any, limit: int | None = None, beats: int | None = None
+                     ) -> None:
+        """Read updates until ``until(update)`` holds, ``limit`` updates came or ``beats``
+        heartbeats did; then hang up."""
         headers = {} if self.last_id is None else {"Last-Event-ID": self.last_id}
         parser, taken = SseParser(), 0
         async with self.client.stream(
@@ -35,6 +37,8 @@ class Follower:
             assert answer.status_code == 200, await answer.aread()
             async for line in answer.aiter_lines():
                 self.heartbeats += line.startswith(":")
+                if beats is not None and self.heartbeats >= beats:
+                    return
                 message = parser.feed(line)
                 if message is None:
                     continue
