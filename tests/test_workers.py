@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import time
 from collections.abc import Iterator
 
@@ -51,3 +52,36 @@ def test_a_failing_item_raises_in_the_caller():
 
 def test_usable_cores_is_at_least_one():
     assert usable_cores() >= 1
+
+
+class DropsAnInterrupt:
+    """An object whose finalizer is interrupted by Ctrl-C: Python prints "Exception ignored" and
+    drops the KeyboardInterrupt, as it would for a user's Ctrl-C landing in any finalizer."""
+
+    def __del__(self) -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):  # bytecode to run: the handler raises in here, and is dropped
+            pass
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the drop itself
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_ctrl_c_that_python_drops_in_a_finalizer_still_stops_the_work(jobs):
+    """Given an interrupt that lands while a finalizer runs (where Python drops the
+    KeyboardInterrupt), then the work stops at the next item all the same, with
+    KeyboardInterrupt, and the handler in place before is back afterwards."""
+    before = signal.getsignal(signal.SIGINT)
+    taken = []
+
+    def items() -> Iterator[int]:
+        for n in range(200):
+            if n == 2:
+                DropsAnInterrupt()  # made and finalized at once
+            yield n
+
+    with pytest.raises(KeyboardInterrupt):
+        for square, _ in ordered_map(slow_square, items(), jobs):
+            taken.append(square)
+
+    assert len(taken) < 200
+    assert signal.getsignal(signal.SIGINT) is before
