@@ -174,7 +174,7 @@ def test_ctrl_c_stops_the_command_and_its_workers_quietly(tmp_path):
     os.killpg(command.pid, signal.SIGINT)  # as Ctrl-C does: to the whole process group
     _, err = command.communicate(timeout=60)
 
-    assert command.returncode == 130
+    assert command.returncode == 130, err.decode()[-2000:]
     assert err.decode().strip() == "interrupted"
     assert still_running(workers) == []
     assert not [pid for pid in os.listdir("/proc") if pid.isdigit() and running_on(pid, path)]
