@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
+from collections.abc import Awaitable
 
 import msgspec
 
@@ -128,6 +129,8 @@ class TournamentService:
         for table in pairing.tables:
             if number in table.seats:
                 mid = held.rounds[current - 1].matches[table.number]
+                # status_of gives a stored match row's status (or "missing"): text the store
+                # writes only from TableStatus's values, not typed as that Literal.
                 return ts.MyTable(entrant=entrant, round=current, table=table.number,
                                   match_id=mid, seat=table.seats.index(number),
                                   status=held.status_of(mid))  # type: ignore[arg-type]
@@ -266,10 +269,10 @@ class TournamentService:
             raise forbidden("the organizer token is not an entrant's: register to play")
         raise unauthorized("the token is not valid for this tournament")
 
-    async def write(self, held: Held, change: object) -> None:
+    async def write(self, held: Held, change: Awaitable[object]) -> None:
         """Await a store change; a revision clash is a 409 naming the tournament."""
         try:
-            await change  # type: ignore[misc]
+            await change
         except RevisionConflict:
             raise changed(held.row.tournament_id) from None
 
