@@ -33,7 +33,8 @@ lint: $(STAMP)
 	$(BIN)/ruff check domain projections service tests bench
 	$(BIN)/mypy domain projections service
 
-# Every random-sampling test at its full volume (hours, never in CI): docs/testing.md.
+# Every random-sampling test at its full volume (about 22 minutes on two cores, never in CI):
+# docs/testing.md.
 sample-all: $(STAMP)
 	HEARTHLOG_SAMPLES=all $(PYTEST)/sample-all.xml -m "sampling"
 

@@ -5,7 +5,7 @@ every command the seat is offered (a sample) and nobody outside ``to_act`` is of
 view shows a card its reader may not know (hands, Candles, others' Sight snapshots).
 
 A sampling test (tests/sampling.py): each run plays BUDGET matches per count from the run's start
-seed, one test each; `make sample-all` plays FULL per count (hours on two cores).
+seed, one test each; `make sample-all` plays FULL per count.
 """
 
 from __future__ import annotations
