@@ -1,4 +1,7 @@
-"""What an action does once nothing stops it (D6, the Grimoire), and what follows it."""
+"""What an action does once nothing stops it (D6, the Grimoire): one function per effect.
+
+The reaction windows (windows.py) decide whether an action resolves, and resolve it with these.
+"""
 
 from __future__ import annotations
 
@@ -16,9 +19,8 @@ from domain.deathwick.checks import (
     siphons_on_purge,
 )
 from domain.deathwick.classes import CLOWN, SADIST, SEALBINDER
-from domain.deathwick.commands import Banish, CastCard, Haunt, Ignite, Panic
+from domain.deathwick.commands import CastCard
 from domain.deathwick.events import (
-    ActionResolved,
     CandleDrained,
     CandleRekindled,
     CardBurned,
@@ -36,49 +38,10 @@ from domain.deathwick.events import (
     PanicFlipped,
     ShadowsSwapped,
 )
-from domain.deathwick.flow import end_ritual, fall, settle
+from domain.deathwick.flow import fall
 from domain.deathwick.state import Declared, Over, Playing, turn_of
 
 Effect = Callable[[Steps, Declared, Rng], None]
-
-
-def carry_out(steps: Steps, rng: Rng) -> None:
-    """Resolve the declared action, then the Ritual ends (an Ignite leaves it open)."""
-    declared: Declared = steps.state.declared
-    seat, action = declared.seat, declared.action
-    _effect(action)(steps, declared, rng)
-    if isinstance(steps.state, Over):
-        return
-    if declared.also is not None and steps.state.players[declared.also].alive:
-        from domain.deathwick.windows import turn_to  # windows resolve through carry_out
-
-        turn_to(steps, declared.also, rng)  # the Watcher's Sight: the other neighbour next
-        return
-    steps.then(ActionResolved(seat=seat))
-    settle(steps, seat)
-    if not isinstance(action, Ignite):
-        end_ritual(steps, seat)
-
-
-def _effect(action: object) -> Effect:
-    """The resolution of an action."""
-    match action:
-        case Haunt():
-            return haunt
-        case CastCard():
-            return CASTS[cards.rank(_card(action.card))]
-        case Banish():
-            return banish
-        case Panic():
-            return panic
-        case Ignite():
-            return ignite
-    return nothing
-
-
-def _card(code: str) -> int:
-    """A card of the code (copies are alike to the rules)."""
-    return cards.codes().index(code)
 
 
 def nothing(steps: Steps, declared: Declared, rng: Rng) -> None:

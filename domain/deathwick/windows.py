@@ -1,9 +1,11 @@
-"""Salt and the class reactions (D8, D3): who may answer a targeted action, and what follows.
+"""A declared action's way to its end (D8, D3): the reaction windows, then cancel or resolve.
 
 A targeted action opens a window for its target (``reaction_prompts`` = always, or only when the
 target can answer); a Salt opens one for the other side, to any depth, through the shared
 windows of domain.core.reactions. The last Salt decides: the defender's cancels the action and
-ends the attacker's turn, the attacker's (or an allow) lets it through.
+ends the attacker's turn, the attacker's (or an allow) lets it through, and it resolves
+(``carry_out``, with the effects of effects.py). The Watcher's Sight then turns to the other
+neighbour and opens a window again (DH2), which is why the whole circle lives in this module.
 """
 
 from __future__ import annotations
@@ -14,18 +16,29 @@ from domain.core.rng import Rng
 from domain.core.steps import Steps
 from domain.deathwick import cards
 from domain.deathwick.classes import HEX, UNSEEN
-from domain.deathwick.commands import Answer, CancelHaunt, Haunt, ThrowSalt
-from domain.deathwick.effects import carry_out
+from domain.deathwick.commands import (
+    Action,
+    Answer,
+    Banish,
+    CancelHaunt,
+    CastCard,
+    Haunt,
+    Ignite,
+    Panic,
+    ThrowSalt,
+)
+from domain.deathwick.effects import CASTS, Effect, banish, haunt, ignite, nothing, panic
 from domain.deathwick.events import (
     ActionCancelled,
+    ActionResolved,
     ActionRetargeted,
     Allowed,
     HauntCancelled,
     ReactionAwaited,
     SaltThrown,
 )
-from domain.deathwick.flow import end_ritual
-from domain.deathwick.state import Circle, Declared, Playing, turn_of
+from domain.deathwick.flow import end_ritual, settle
+from domain.deathwick.state import Circle, Declared, Over, Playing, turn_of
 
 
 def open_or_resolve(steps: Steps, rng: Rng) -> None:
@@ -116,6 +129,38 @@ def conclude(steps: Steps, last_salt: int | None, rng: Rng) -> None:
         cancel(steps, declared.seat)
         return
     carry_out(steps, rng)
+
+
+def carry_out(steps: Steps, rng: Rng) -> None:
+    """Resolve the declared action, then the Ritual ends (an Ignite leaves it open)."""
+    declared: Declared = steps.state.declared
+    seat, action = declared.seat, declared.action
+    effect_of(action)(steps, declared, rng)
+    if isinstance(steps.state, Over):
+        return
+    if declared.also is not None and steps.state.players[declared.also].alive:
+        turn_to(steps, declared.also, rng)  # the Watcher's Sight: the other neighbour next
+        return
+    steps.then(ActionResolved(seat=seat))
+    settle(steps, seat)
+    if not isinstance(action, Ignite):
+        end_ritual(steps, seat)
+
+
+def effect_of(action: Action) -> Effect:
+    """The resolution of an action."""
+    match action:
+        case Haunt():
+            return haunt
+        case CastCard():
+            return CASTS[cards.rank(cards.codes().index(action.card))]
+        case Banish():
+            return banish
+        case Panic():
+            return panic
+        case Ignite():
+            return ignite
+    return nothing
 
 
 def cancel(steps: Steps, attacker: int) -> None:
