@@ -16,11 +16,6 @@ RANK_WORDS = ("ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "quee
 JOKER = "JOKER"
 ACE, SALT, TEN, KING = 1, 5, 10, 13
 
-# The Grimoire: what each rank does when Cast (rank 0 is the joker).
-GRIMOIRE = {1: "Sight", 2: "Greed", 3: "Scare", 4: "Drain", 5: "Salt", 6: "Claim", 7: "Cleanse",
-            8: "Recall", 9: "Possess", 10: "Rekindle", 11: "Mirror", 12: "Medium", 13: "Purge",
-            0: "BOO!"}
-
 
 def decks_for(players: int) -> int:
     """D1: one deck for every two players, rounded up."""

@@ -1,5 +1,6 @@
 """Checking one Ritual action against the rules (D3, D6): its card, target and ghost, or a
-RuleViolation a player understands. decide and legal_actions both go through here."""
+RuleViolation a player understands. decide and legal_actions both go through here; what a Cast
+must name is read from its rank's record in the Grimoire (grimoire.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ import msgspec
 
 from domain.core.errors import RuleViolation
 from domain.deathwick import cards
-from domain.deathwick.cards import KING, SALT
 from domain.deathwick.classes import (
     CLOWN,
     GATEKEEPER,
@@ -19,10 +19,8 @@ from domain.deathwick.classes import (
     WATCHER,
 )
 from domain.deathwick.commands import Action, Banish, CastCard, Haunt, Ignite, Panic, PassRitual
+from domain.deathwick.grimoire import Spell, spell_of
 from domain.deathwick.state import Circle, Ghost, Turn, living, neighbours
-
-NEEDS_NEIGHBOUR = {1, 3, 4, 6, 11}  # Sight, Scare, Drain, Claim, Mirror
-NO_CHOICES = {2, 10, 13, 0}  # Greed, Rekindle, Purge, BOO!
 
 
 class Plan(msgspec.Struct, frozen=True, kw_only=True):
@@ -83,39 +81,39 @@ def check_haunt(state: Circle, seat: int, action: Haunt) -> Plan:
 
 
 def check_cast(state: Circle, seat: int, action: CastCard) -> Plan:
-    """D6: the Grimoire effect of the card's rank, with what that effect names."""
+    """D6: the Grimoire effect of the card's rank, with what that effect names (grimoire.py)."""
     card = held(state, seat, action.card)
-    rank = cards.rank(card)
-    if rank == SALT:
-        raise RuleViolation("Salt is only a reaction: keep it for when you are targeted")
-    if rank != 12 and action.choice is not None:
+    spell = spell_of(card)
+    if spell.target == "never":
+        raise RuleViolation(f"{spell.name} is only a reaction: keep it for when you are targeted")
+    if not spell.choices and action.choice is not None:
         raise RuleViolation("only the Medium (a queen) makes a choice")
-    if rank not in (7, 8, 9) and action.ghost is not None:
-        raise RuleViolation(f"{cards.GRIMOIRE[rank]} names no ghost")
-    if rank in NO_CHOICES or rank == 12:
-        return _untargeted(card, rank, action)
-    if rank in NEEDS_NEIGHBOUR:
-        return _on_neighbour(state, seat, card, rank, action)
-    return _with_ghost(state, seat, card, rank, action)
+    if not spell.names_ghost and action.ghost is not None:
+        raise RuleViolation(f"{spell.name} names no ghost")
+    if spell.target in ("none", "choice"):
+        return _untargeted(card, spell, action)
+    if spell.target == "neighbour":
+        return _on_neighbour(state, seat, card, spell, action)
+    return _with_ghost(state, seat, card, spell, action)
 
 
-def _untargeted(card: int, rank: int, action: CastCard) -> Plan:
-    """Greed, Rekindle, Purge, BOO! and the Medium choose no seat."""
+def _untargeted(card: int, spell: Spell, action: CastCard) -> Plan:
+    """Greed, Rekindle, Purge, BOO! and the Medium choose no seat (the Medium: a choice)."""
     if action.target is not None:
-        raise RuleViolation(f"{cards.GRIMOIRE[rank]} chooses no seat; send no target")
-    if rank == 12 and action.choice not in ("hand", "candle"):
+        raise RuleViolation(f"{spell.name} chooses no seat; send no target")
+    if spell.choices and action.choice not in spell.choices:
         raise RuleViolation("the Medium chooses 'hand' (the top card of The Dark to your hand) "
                             "or 'candle' (the top 2 onto your Candle)")
     return Plan(card=card)
 
 
-def _on_neighbour(state: Circle, seat: int, card: int, rank: int, action: CastCard) -> Plan:
+def _on_neighbour(state: Circle, seat: int, card: int, spell: Spell, action: CastCard) -> Plan:
     """Sight, Scare, Drain, Claim and Mirror choose a neighbour (Mirror: not the Gatekeeper)."""
     target = check_neighbour(state, seat, action.target)
-    if rank == 11:
-        check_not_gatekeeper(state, target, "Mirror")
+    if spell.gatekeeper_immune:
+        check_not_gatekeeper(state, target, spell.name)
     also = None
-    if rank == 1 and state.players[seat].curse == WATCHER:
+    if spell.watcher_sees_both and state.players[seat].curse == WATCHER:
         others = [s for s in neighbours(state, seat) if s != target]
         also = others[0] if others else None
     return Plan(card=card, target=target, also=also)
@@ -128,43 +126,52 @@ def check_not_gatekeeper(state: Circle, target: int, power: str) -> None:
                             "them (blocked; your card is not spent)")
 
 
-def _with_ghost(state: Circle, seat: int, card: int, rank: int, action: CastCard) -> Plan:
+def _with_ghost(state: Circle, seat: int, card: int, spell: Spell, action: CastCard) -> Plan:
     """Cleanse, Recall and Possess name a ghost."""
     if action.ghost is None:
-        raise RuleViolation(f"{cards.GRIMOIRE[rank]} names a ghost (its card, like '7C')")
-    if rank == 7:
+        raise RuleViolation(f"{spell.name} names a ghost (its card, like '7C')")
+    if spell.target == "own_ghost":
         if action.target is not None:
-            raise RuleViolation("Cleanse chooses no seat: it destroys a ghost of your own Shadow")
-        return Plan(card=card, ghost=ghost_index(state, seat, action.ghost, lambda g: True))
-    if rank == 8:
-        return _recall(state, seat, card, action)
-    return _possess(state, seat, card, action)
+            raise RuleViolation(f"{spell.name} chooses no seat: it destroys a ghost of your own "
+                                "Shadow")
+        return Plan(card=card, ghost=_ghost(state, seat, spell, action.ghost))
+    if spell.target == "any_ghost":
+        return _recall(state, seat, card, spell, action)
+    return _possess(state, seat, card, spell, action)
 
 
-def _recall(state: Circle, seat: int, card: int, action: CastCard) -> Plan:
+def _recall(state: Circle, seat: int, card: int, spell: Spell, action: CastCard) -> Plan:
     """Recall: a ghost from any Shadow (not one the Sealbinder or the Clown Haunted)."""
     if action.target == seat:
-        raise RuleViolation("send no target to Recall from your own Shadow")
+        raise RuleViolation(f"send no target to {spell.name} from your own Shadow")
     owner = seat if action.target is None else action.target
     if owner not in living(state):
         raise RuleViolation("recall from the Shadow of a player still in the circle")
-    index = ghost_index(state, owner, action.ghost or "", lambda g: g.bound is None,
-                        "the Sealbinder's and the Clown's ghosts cannot be Recalled")
+    index = _ghost(state, owner, spell, action.ghost or "")
     return Plan(card=card, ghost=index, target=None if owner == seat else owner)
 
 
-def _possess(state: Circle, seat: int, card: int, action: CastCard) -> Plan:
+def _possess(state: Circle, seat: int, card: int, spell: Spell, action: CastCard) -> Plan:
     """Possess: a ghost of your Shadow to a neighbour's (the Occultist: anyone's)."""
-    if state.players[seat].curse == OCCULTIST:
+    if spell.occultist_reaches_all and state.players[seat].curse == OCCULTIST:
         if action.target is None or action.target == seat or action.target not in living(state):
             raise RuleViolation("choose another player still in the circle")
         target = action.target
     else:
         target = check_neighbour(state, seat, action.target)
-    check_not_gatekeeper(state, target, "Possess")
-    index = ghost_index(state, seat, action.ghost or "", lambda g: g.bound is None,
-                        "the Sealbinder's and the Clown's ghosts cannot be Possessed")
+    if spell.gatekeeper_immune:
+        check_not_gatekeeper(state, target, spell.name)
+    index = _ghost(state, seat, spell, action.ghost or "")
     return Plan(card=card, ghost=index, target=target)
+
+
+def _ghost(state: Circle, owner: int, spell: Spell, code: str) -> int:
+    """The ghost a Cast names in the owner's Shadow: any, or (``bound_ghosts_stay``) not one the
+    Sealbinder or the Clown Haunted ('... cannot be Recalled', '... Possessed')."""
+    if not spell.bound_ghosts_stay:
+        return ghost_index(state, owner, code, lambda g: True)
+    return ghost_index(state, owner, code, lambda g: g.bound is None,
+                       f"the Sealbinder's and the Clown's ghosts cannot be {spell.name}ed")
 
 
 def ghost_index(state: Circle, owner: int, code: str, eligible: Callable[[Ghost], bool],
@@ -212,33 +219,3 @@ def check_ignite(state: Circle, seat: int, turn: Turn, action: Ignite) -> Plan:
         raise RuleViolation("the Pyromaniac ignites once per turn")
     card = held(state, seat, action.card)
     return Plan(card=card, target=check_neighbour(state, seat, action.target))
-
-
-def siphons_on_banish(card: int, ghost: int) -> bool:
-    """Siphon on a Banish: a rank match, or a face ghost of the card's suit; never spades."""
-    if cards.suit(ghost) == "S":
-        return False
-    if cards.rank(card) == cards.rank(ghost):
-        return True
-    return cards.is_face(ghost) and cards.suit(card) == cards.suit(ghost)
-
-
-def siphons_on_cleanse(card: int, ghost: int) -> bool:
-    """Siphon on a Cleanse: a rank or a suit match; never spades."""
-    return cards.suit(ghost) != "S" and (cards.rank(card) == cards.rank(ghost)
-                                         or cards.suit(card) == cards.suit(ghost))
-
-
-def siphons_on_purge(card: int, ghost: int) -> bool:
-    """Siphon on a Purge: a king ghost (rank match), not a spade."""
-    return cards.suit(ghost) != "S" and cards.rank(ghost) == KING
-
-
-def siphons_on_panic(flipped: int, ghost: int) -> bool:
-    """Siphon on a Panic: a rank match, or always with a joker; never spades."""
-    return cards.suit(ghost) != "S" and (cards.rank(flipped) in (0, cards.rank(ghost)))
-
-
-def beats_on_panic(flipped: int, ghost: int) -> bool:
-    """A Panic's flip destroys the ghost if it meets or beats it; a joker always does."""
-    return cards.rank(flipped) == 0 or cards.meets(flipped, ghost)

@@ -1,6 +1,8 @@
-"""What an action does once nothing stops it (D6, the Grimoire): one function per effect.
+"""What an action does once nothing stops it (D6, the Grimoire): one function per effect, and
+the Siphon rules they follow.
 
-The reaction windows (windows.py) decide whether an action resolves, and resolve it with these.
+The reaction windows (windows.py) decide whether an action resolves, and resolve it with these;
+the Grimoire (grimoire.py) names the effect of each rank when Cast.
 """
 
 from __future__ import annotations
@@ -11,13 +13,7 @@ from domain.core.rng import Rng
 from domain.core.seats import clockwise_from
 from domain.core.steps import Steps
 from domain.deathwick import cards
-from domain.deathwick.checks import (
-    beats_on_panic,
-    siphons_on_banish,
-    siphons_on_cleanse,
-    siphons_on_panic,
-    siphons_on_purge,
-)
+from domain.deathwick.cards import KING
 from domain.deathwick.classes import CLOWN, SADIST, SEALBINDER
 from domain.deathwick.commands import CastCard
 from domain.deathwick.events import (
@@ -240,7 +236,34 @@ def _turn(steps: Steps, declared: Declared) -> int:
     return turn.number if turn else state.turn_count
 
 
-CASTS: dict[int, Effect] = {
-    1: sight, 2: greed, 3: scare, 4: drain, 6: claim, 7: cleanse, 8: recall, 9: possess,
-    10: rekindle, 11: mirror, 12: medium, 13: purge, 0: boo,
-}
+# Siphon (D6): a ghost removed the right way goes to the bottom of the Candle, never a spade.
+
+
+def siphons_on_banish(card: int, ghost: int) -> bool:
+    """Siphon on a Banish: a rank match, or a face ghost of the card's suit; never spades."""
+    if cards.suit(ghost) == "S":
+        return False
+    if cards.rank(card) == cards.rank(ghost):
+        return True
+    return cards.is_face(ghost) and cards.suit(card) == cards.suit(ghost)
+
+
+def siphons_on_cleanse(card: int, ghost: int) -> bool:
+    """Siphon on a Cleanse: a rank or a suit match; never spades."""
+    return cards.suit(ghost) != "S" and (cards.rank(card) == cards.rank(ghost)
+                                         or cards.suit(card) == cards.suit(ghost))
+
+
+def siphons_on_purge(card: int, ghost: int) -> bool:
+    """Siphon on a Purge: a king ghost (rank match), not a spade."""
+    return cards.suit(ghost) != "S" and cards.rank(ghost) == KING
+
+
+def siphons_on_panic(flipped: int, ghost: int) -> bool:
+    """Siphon on a Panic: a rank match, or always with a joker; never spades."""
+    return cards.suit(ghost) != "S" and (cards.rank(flipped) in (0, cards.rank(ghost)))
+
+
+def beats_on_panic(flipped: int, ghost: int) -> bool:
+    """A Panic's flip destroys the ghost if it meets or beats it; a joker always does."""
+    return cards.rank(flipped) == 0 or cards.meets(flipped, ghost)

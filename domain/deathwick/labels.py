@@ -20,6 +20,7 @@ from domain.deathwick.commands import (
     PassRitual,
     ThrowSalt,
 )
+from domain.deathwick.grimoire import spell_of
 
 VERBS = {"haunt": ("Haunt", "Haunts"), "cast": ("Cast", "Casts"), "banish": ("Banish", "Banishes"),
          "panic": ("Panic", "Panics"), "pass": ("Pass", "Passes"), "ignite": ("Ignite", "Ignites")}
@@ -72,12 +73,13 @@ def action_text(names: tuple[str, ...], seat: int, action: Any, you: bool = Fals
 
 def _cast(names: tuple[str, ...], seat: int, action: CastCard) -> str:
     """'the 4 of clubs (Drain) on Bryn'."""
-    card = cards.codes().index(action.card)
-    text = f"{_the(action.card)} ({cards.GRIMOIRE[cards.rank(card)]})"
+    spell = spell_of(cards.codes().index(action.card))
+    text = f"{_the(action.card)} ({spell.name})"
     if action.ghost is not None:
         text += f" on the {action.ghost} ghost"
         if action.target is not None:
-            text += f" {'of' if cards.rank(card) == 8 else 'into'} {names[action.target]}'s Shadow"
+            whose = "of" if spell.target == "any_ghost" else "into"  # Recall's, or Possess's
+            text += f" {whose} {names[action.target]}'s Shadow"
     elif action.target is not None:
         text += f" on {names[action.target]}"
     if action.choice is not None:

@@ -23,6 +23,7 @@ from domain.deathwick.commands import (
     Panic,
     PassRitual,
 )
+from domain.deathwick.grimoire import spell_of
 from domain.deathwick.state import (
     Circle,
     Drafting,
@@ -90,24 +91,27 @@ def candidates(state: Circle, seat: int, turn: Turn) -> list[Action]:
 
 def _casts(state: Circle, seat: int, code: str, near: tuple[int, ...],
            mine: list[str]) -> list[Action]:
-    """The ways to Cast one card."""
-    rank = cards.rank(cards.codes().index(code))
-    if rank in (1, 3, 4, 6, 11):
-        return [CastCard(card=code, target=t) for t in near]
-    if rank == 7:
-        return [CastCard(card=code, ghost=ghost) for ghost in mine]
-    if rank == 8:
-        return _recalls(state, seat, code)
-    if rank == 9:
-        others = [s for s in living(state) if s != seat]
-        return [CastCard(card=code, target=t, ghost=ghost) for t in others for ghost in mine]
-    if rank == 12:
-        return [CastCard(card=code, choice="hand"), CastCard(card=code, choice="candle")]
-    return [] if rank == cards.SALT else [CastCard(card=code)]
+    """The ways to Cast one card: what its rank's Grimoire record says a Cast names."""
+    spell = spell_of(cards.codes().index(code))
+    match spell.target:
+        case "none":
+            return [CastCard(card=code)]
+        case "choice":
+            return [CastCard(card=code, choice=choice) for choice in spell.choices]
+        case "neighbour":
+            return [CastCard(card=code, target=t) for t in near]
+        case "own_ghost":
+            return [CastCard(card=code, ghost=ghost) for ghost in mine]
+        case "any_ghost":
+            return _recalls(state, seat, code)
+        case "ghost_to_player":
+            others = [s for s in living(state) if s != seat]
+            return [CastCard(card=code, target=t, ghost=ghost) for t in others for ghost in mine]
+    return []  # never Cast
 
 
 def _recalls(state: Circle, seat: int, code: str) -> list[Action]:
-    """Recall a ghost from any Shadow (your own with no target)."""
+    """A ghost from any Shadow (your own with no target)."""
     found: list[Action] = []
     for owner in living(state):
         ghosts = cards.distinct(tuple(g.card for g in state.players[owner].shadow))

@@ -27,7 +27,7 @@ from domain.deathwick.commands import (
     Panic,
     ThrowSalt,
 )
-from domain.deathwick.effects import CASTS, Effect, banish, haunt, ignite, nothing, panic
+from domain.deathwick.effects import Effect, banish, haunt, ignite, nothing, panic
 from domain.deathwick.events import (
     ActionCancelled,
     ActionResolved,
@@ -38,6 +38,7 @@ from domain.deathwick.events import (
     SaltThrown,
 )
 from domain.deathwick.flow import end_ritual, settle
+from domain.deathwick.grimoire import spell_of
 from domain.deathwick.state import Circle, Declared, Over, Playing, turn_of
 
 
@@ -153,7 +154,9 @@ def effect_of(action: Action) -> Effect:
         case Haunt():
             return haunt
         case CastCard():
-            return CASTS[cards.rank(cards.codes().index(action.card))]
+            effect = spell_of(cards.codes().index(action.card)).effect
+            assert effect is not None  # checks.py lets no Salt be Cast
+            return effect
         case Banish():
             return banish
         case Panic():
