@@ -197,7 +197,7 @@ def _match_ended(s: Playing, e: ev.MatchEnded) -> Finished:
     return Finished(board=s, scores=e.scores, sums=e.sums, winners=e.winners)
 
 
-_APPLY: dict[type, Callable[[Any, Any], Any]] = {
+_RECORDERS: dict[type, Callable[[Any, Any], Any]] = {
     ev.Dealt: _dealt,
     ev.TurnBegan: _turn_began,
     ev.GroupRevealed: _group_revealed,
@@ -228,7 +228,7 @@ Folded = TypeVar("Folded", State, State | Undealt)
 
 def evolve(state: State | Undealt | None, event: ev.Event) -> State:
     """The state after one event."""
-    return _APPLY[type(event)](UNDEALT if state is None else state, event)
+    return _RECORDERS[type(event)](UNDEALT if state is None else state, event)
 
 
 def steps_from(state: Folded) -> Steps[Folded, ev.Event]:
