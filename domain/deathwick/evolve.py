@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from domain.core import reactions
+from domain.core.phases import become
 from domain.core.reactions import Allow
 from domain.core.steps import Steps
 from domain.deathwick import events as ev
@@ -25,7 +26,6 @@ from domain.deathwick.state import (
     Threat,
     Turn,
     Unformed,
-    become,
     with_player,
 )
 
@@ -75,7 +75,7 @@ def _chosen(state: Drafting, event: ev.ClassChosen) -> Drafting:
 
 def _round(state: Any, event: ev.RoundBegan) -> Playing:
     """A new round's arcs (the draft, if any, is over)."""
-    return become(state, Playing, round=event.round, arcs=event.arcs, step=0, turns=())
+    return become(Playing, state, round=event.round, arcs=event.arcs, step=0, turns=())
 
 
 def _step(state: Playing, event: ev.StepBegan) -> Playing:
@@ -301,7 +301,7 @@ def _fallen(state: Any, event: ev.SeatFallen) -> Any:
 
 def _closed(state: Any, event: ev.CircleClosed) -> Over:
     """The match is over; a card still on the table goes to The Dark."""
-    return become(_off_table(state), Over, winners=event.winners, turns=())
+    return become(Over, _off_table(state), winners=event.winners, turns=())
 
 
 def _unchanged(state: Any, _: Any) -> Any:

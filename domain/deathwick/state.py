@@ -118,11 +118,6 @@ class Over(Circle, frozen=True, kw_only=True):
 State = Drafting | Playing | Over
 
 
-def become(state: Circle, phase: type, **changes: Any) -> Any:
-    """The same table in another phase."""
-    return phase(**{**msgspec.structs.asdict(state), **changes})
-
-
 def with_player(state: Any, seat: int, **changes: Any) -> Any:
     """The state with one seat's fields changed."""
     players = list(state.players)

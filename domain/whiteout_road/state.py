@@ -6,10 +6,11 @@ the same decision).  ``Beat`` and ``Gambit`` wait on the seats that owe a card.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any
 
 import msgspec
 
+from domain.core.phases import become as become  # the phases below move through it
 from domain.whiteout_road.cards import WAGONS, Wagon
 from domain.whiteout_road.events import Commitment, Ending, Repayment
 
@@ -131,15 +132,6 @@ class Over(Table, frozen=True, kw_only=True):
 
 
 State = Camp | Beat | Gambit | Over
-T = TypeVar("T", bound=Table)
-
-
-def become(kind: type[T], state: Table, **changes: Any) -> T:
-    """The same table in another phase, with some fields changed."""
-    fields = {name: getattr(state, name) for name in Table.__struct_fields__}
-    return kind(**{**fields, **changes})
-
-
 def with_seat(state: Any, seat: int, **changes: Any) -> Any:
     """The state with one seat's fields changed."""
     seats = list(state.seats)
