@@ -32,6 +32,7 @@ check: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check domain projections service tests bench
 	$(BIN)/mypy domain projections service
+	$(BIN)/lint-imports
 
 # Every random-sampling test at its full volume (about 22 minutes on two cores, never in CI):
 # docs/testing.md.

@@ -28,8 +28,8 @@ from urllib.parse import parse_qs, urlsplit
 import asyncpg
 
 from bench import common
-from service.postgres import create_pool, drop_database
 from service.store import NewEvent, NewMatch, PostgresStore, StoredEvent
+from service.store.provisioning import create_pool, drop_database
 from tests.replay.random_matches import play
 
 CONCURRENCY = (1, 8, 32)

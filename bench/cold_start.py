@@ -27,8 +27,8 @@ from bench.matches import Played, play
 from domain.games import GAMES
 from service import auth
 from service.matches import MatchService
-from service.postgres import create_pool, drop_database
 from service.store import NewEvent, NewMatch, PostgresStore
+from service.store.provisioning import create_pool, drop_database
 
 GAME = GAMES["wick-and-ember"]
 SYNTHETIC_EVENTS = 10_000

@@ -21,8 +21,8 @@ from typing import Any
 import asyncpg
 import msgspec
 
-from service.migrations import apply_migrations
-from service.postgres import create_database, temporary_embedded
+from service.store.migrations import apply_migrations
+from service.store.provisioning import create_database, temporary_embedded
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

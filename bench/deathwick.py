@@ -7,7 +7,7 @@
 2. A full replay: every match's events decoded and folded from the first (``projections.replay``
    state_at over the whole match); CPU microseconds per event.
 3. Fan-out: one Deathwick match followed in one process by each of its seats and 50 spectators
-   through ``service.live.open_follow`` and the SSE encoder (what GET /matches/{id}/stream runs,
+   through ``service.live.hub.open_follow`` and the SSE encoder (what GET /matches/{id}/stream runs,
    without the socket), on the memory store; per append (a random legal command, not counted),
    the CPU until every stream has sent it: 20 seats against 2 seats, the ratio stated.
 
@@ -62,11 +62,11 @@ def command_path(game_id: str, seats: int, count: int) -> dict[str, float]:
 
 async def fanout(seats: int, appends: int, spectators: int, seed: int) -> float:
     """Median CPU ms per append until every stream (each seat, the spectators) has sent it."""
-    import service.live as live
+    import service.live.hub as live
     from service import schemas
-    from service.api.stream import messages
+    from service.http.api.stream import messages
     from service.matches import MatchService
-    from service.memory_store import MemoryStore
+    from service.store.memory import MemoryStore
 
     service, hub = MatchService(MemoryStore()), live.Hub()
     created = await service.create(schemas.CreateMatch(game="deathwick", seats=seats,

@@ -32,7 +32,7 @@ import psutil
 from bench import common
 from bench.matches import EPOCH, Played, play, stored
 from domain.games import GAMES
-from service.postgres import create_pool
+from service.store.provisioning import create_pool
 from tests.replay.random_matches import copy_rows
 from tests.servers import serving
 

@@ -3,11 +3,11 @@ spectator streams following it in one server process.
 
 Before: the code at BEFORE (each follower folds the match itself and reads the store on every
 notification), checked out by ``git worktree`` in a temporary folder; after: this tree (one
-feed per followed match, service.fanout). Each round runs both, one after the other, each in a
+feed per followed match, service.live.feed). Each round runs both, one after the other, each in a
 process of its own on a fresh database of one embedded Postgres (127.0.0.1 only), running the
 same measuring code below against that tree's service: a 6-seat Wick & Ember match (long) of
-people, each seat and every spectator following it through ``service.live.open_follow`` and the
-SSE encoder ``service.api.stream.messages`` (what GET /matches/{id}/stream runs, without the
+people, each seat and every spectator following it through ``service.live.hub.open_follow`` and the
+SSE encoder ``service.http.api.stream.messages`` (what GET /matches/{id}/stream runs, without the
 socket). Then, per append: one random legal command through MatchService (not counted), the
 notification handed to the hub as the listener does, and the time until every stream has sent
 that version: the store reads made (event loads and match rows), the process's CPU time and
@@ -69,7 +69,7 @@ def schemas() -> Any:
 
         return moved
     except ImportError:
-        from service.api import schemas as old
+        from service.http.api import schemas as old
 
         return old
 
@@ -134,10 +134,10 @@ class Streams:
 
 async def measure(url: str, appends: int, spectators: int, seed: int) -> dict[str, Any]:
     """Per append: store reads, CPU ms and wall ms until every stream sent it."""
-    import service.live as live
-    from service.api.stream import messages
+    import service.live.hub as live
+    from service.http.api.stream import messages
     from service.matches import MatchService
-    from service.postgres import create_pool
+    from service.store.provisioning import create_pool
 
     pool = await create_pool(url)
     store = counting_store(pool)

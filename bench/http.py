@@ -29,7 +29,7 @@ from typing import Any
 
 from bench import common
 from bench.wire import Wire
-from service.postgres import drop_database
+from service.store.provisioning import drop_database
 from tests.servers import ONE_ADDRESS
 
 MATCHES = (16, 64)

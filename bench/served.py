@@ -17,8 +17,8 @@ import msgspec
 from litestar import Litestar, Request, post
 
 from service import logs
-from service.app import create_app
-from service.postgres import create_pool
+from service.http.app import create_app
+from service.store.provisioning import create_pool
 
 TABLE = """CREATE TABLE IF NOT EXISTS bare_rows (
     match_id uuid NOT NULL, version int NOT NULL, type text NOT NULL, data json NOT NULL,

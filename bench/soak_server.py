@@ -77,7 +77,7 @@ def socket_dir(url: str) -> str | None:
 def start_server(url: str, workers: int | None, own: bool) -> Iterator[Soaked]:
     """`hearthlog serve` on ``url`` until the with-block ends; then stopped, nothing left."""
     port, log = free_port(), Path(tempfile.mkstemp(prefix="hearthlog-soak-", suffix=".log")[1])
-    command = [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
+    command = [sys.executable, "-m", "service.cli.main", "serve", "--port", str(port),
                "--database-url", url, *(["--workers", str(workers)] if workers else [])]
     env = {**os.environ, **ONE_ADDRESS, "HEARTHLOG_STREAMS": "100000"}
     with log.open("w") as sink:

@@ -140,7 +140,7 @@ def command(docs: list[bytes], rounds: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="hearthlog-bench-verify-") as folder:
         path = Path(folder) / "matches.ndjson"
         path.write_bytes(b"".join(raw + b"\n" for raw in docs))
-        verify_with = [sys.executable, "-m", "service.cli", "verify", str(path), "--jobs"]
+        verify_with = [sys.executable, "-m", "service.cli.main", "verify", str(path), "--jobs"]
         runs = {
             "one_job": [[*verify_with, "1"]],
             "every_core": [[*verify_with, str(cores)]],

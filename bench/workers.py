@@ -27,7 +27,7 @@ import msgspec
 from bench import common
 from bench.http import Server, Table, Window, bare_loops, play_tables
 from bench.wire import Wire
-from service.postgres import drop_database
+from service.store.provisioning import drop_database
 
 COUNTS = (1, 2)
 

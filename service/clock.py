@@ -1,4 +1,4 @@
-"""Per-seat turn clocks and the server's own moves: when each seat is due, and the sweep.
+"""Per-seat turn clocks and the server's own moves: when each seat is due.
 
 Each seat the rules wait on (``to_act``) began to owe its move at some match version (the
 match state keeps it: ``domain.core.match.owing_since``), and that event's recorded time starts
@@ -8,26 +8,20 @@ time-out; a bot seat moves ``bot_delay`` seconds after it began to owe. Another 
 never restarts a seat's clock. Everything is derived from stored events (their versions and
 recorded times), never from timers held only in memory, so a restarted server picks them up:
 every append records when the longest-owing seat and bot seat began to owe (``OwedSince``), the
-sweep below finds due matches by it, and the bot runner (service.bots) acts.
+sweep (service.live.sweep) finds due matches by it, and the bot runner (service.live.bots) acts.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Literal
 
 import msgspec
 
 from domain.core import match
-from service.background import Background
 from service.loading import Loaded
-from service.postgres import warn_failed
-from service.store import EventStore, OwedSince
-
-log = logging.getLogger("hearthlog.clock")
+from service.store import OwedSince
 
 
 class Due(msgspec.Struct, frozen=True, kw_only=True):
@@ -103,25 +97,3 @@ def never_due(loaded: Loaded) -> bool:
         return False
     over = match.outcome(game, state) is not None
     return over or (not any(state.bots) and match.turn_seconds(state) is None)
-
-
-class Sweep(Background):
-    """Every ``interval`` seconds, asks the store which matches are due and hands them on."""
-
-    name = "hearthlog-clock-sweep"
-
-    def __init__(
-        self, store: EventStore, poke: Callable[[str], None], bot_delay: float, interval: float
-    ) -> None:
-        self.store, self.poke = store, poke
-        self.bot_delay, self.interval = bot_delay, interval
-
-    async def _run(self) -> None:
-        """Sweep until stopped; a failed sweep is logged and tried again next time."""
-        while True:
-            try:
-                for match_id in await self.store.due_matches(bot_delay=self.bot_delay):
-                    self.poke(match_id)
-            except Exception:  # the database may be away: sweep again next time
-                warn_failed(log, "the clock sweep failed; trying again")
-            await asyncio.sleep(self.interval)

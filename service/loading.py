@@ -15,9 +15,8 @@ from domain.core import match
 from domain.core.codec import event_decoder
 from domain.core.decider import Game
 from domain.games import UnknownRules, latest, lookup
-from service import snapshots
 from service.errors import ServiceError, not_found
-from service.store import EventStore, MatchRow
+from service.store import EventStore, MatchRow, snapshots
 
 log = logging.getLogger("hearthlog.loading")
 
@@ -67,7 +66,7 @@ class _Entry(msgspec.Struct, kw_only=True):
 class StateCache:
     """Folded states by match id, least recently used first out; only ever a cache.
 
-    A long match is folded from its latest usable snapshot (service.snapshots), and a snapshot
+    A long match is folded from its latest usable snapshot (service.store.snapshots), and a snapshot
     is written in the background each time a remembered state passes a snapshot point.
     """
 

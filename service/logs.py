@@ -37,7 +37,7 @@ class AccessLine(msgspec.Struct, kw_only=True, omit_defaults=True):
 class AccessLog:
     """Logs every HTTP request once it has been answered, the router's refusals included.
 
-    It wraps the whole application (service.front), outside litestar's router, so a 404 for an
+    It wraps the whole application (service.http.front), outside litestar's router, so a 404 for an
     unknown path, a 405 or a HEAD gets its line too. The path logged is the route's template
     (``/matches/{match_id}/view``, the match in its own field); a path no route matched keeps
     only its plain segments: a token put in a path by mistake is never logged.

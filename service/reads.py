@@ -23,8 +23,8 @@ from service import schemas
 from service.errors import ServiceError
 from service.exports import ExportService
 from service.logs import current_read
-from service.replica import STANDBY_FAILURES, Standby
 from service.store import EventStore, ExportFilter
+from service.store.replica import STANDBY_FAILURES, Standby
 
 T = TypeVar("T")
 

@@ -185,7 +185,7 @@ class _GameCommand:
 
 GAME_COMMAND = _GameCommand()
 # A command of the match's game, decoded by that game's own union (its tags are its own, so two
-# games may share one). The OpenAPI document lists each game's union (service.api.documents).
+# games may share one). The OpenAPI document lists each game's union (service.http.api.documents).
 GameCommand = Annotated[dict[str, Any], GAME_COMMAND]
 
 

@@ -24,8 +24,8 @@ import pytest
 
 import tests.core.hexes
 import tests.tally  # noqa: F401  (registers the test game Tally, rules versions 1 and 2)
-from service.migrations import apply_migrations
-from service.postgres import (
+from service.store.migrations import apply_migrations
+from service.store.provisioning import (
     create_database,
     create_pool,
     drop_database,

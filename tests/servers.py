@@ -22,7 +22,7 @@ from typing import Any
 
 import httpx
 
-from service.postgres import create_database, drop_database
+from service.store.provisioning import create_database, drop_database
 
 STARTUP_SECONDS = 90
 # Every client of a test comes from 127.0.0.1, so the per-client limits (docs/limits.md) are
@@ -58,7 +58,7 @@ def launch(database_url: str, port: int | None = None, output: Path | None = Non
     output = output or Path(tempfile.mkstemp(prefix="hearthlog-server-", suffix=".log")[1])
     with output.open("a") as sink:
         process = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1",
+            [sys.executable, "-m", "service.cli.main", "serve", "--host", "127.0.0.1",
              "--port", str(port), "--database-url", database_url, "--workers", str(workers)],
             env={**os.environ, "PYTHONUNBUFFERED": "1", **ONE_ADDRESS, **(env or {})},
             stdout=sink,

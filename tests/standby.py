@@ -24,8 +24,8 @@ from typing import Any
 
 import asyncpg
 
-from service.migrations import apply_migrations
-from service.postgres import create_database, drop_database, with_database
+from service.store.migrations import apply_migrations
+from service.store.provisioning import create_database, drop_database, with_database
 from tests.servers import free_port
 
 SETTINGS = """

@@ -12,10 +12,10 @@ import uuid
 import httpx
 import psutil
 
-from service.postgres import create_database, drop_database
+from service.store.provisioning import create_database, drop_database
 from tests.servers import free_port, until_healthy
 
-HEARTHLOG = [sys.executable, "-m", "service.cli"]
+HEARTHLOG = [sys.executable, "-m", "service.cli.main"]
 
 
 async def migrate(url: str) -> str:

@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import asyncpg
 from litestar.testing import TestClient
 
-from service.app import create_app
-from service.bots import BotRunner
+from service.http.app import create_app
+from service.live.bots import BotRunner
 from service.sources import wall_clock
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
+from service.cli.play import render
 from service.names import SAFE_TEXT, nickname, shown
-from service.play import render
 
 
 def test_the_safe_text_pattern_refuses_each_unsafe_category_and_keeps_the_rest():

@@ -4,7 +4,7 @@ import json
 
 from domain.core.contract import members, tag
 from domain.games import GAMES
-from service.cli import OPENAPI_PATH, openapi_text
+from service.cli.main import OPENAPI_PATH, openapi_text
 
 
 def test_the_committed_openapi_document_matches_the_app():

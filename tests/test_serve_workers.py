@@ -15,10 +15,10 @@ from pathlib import Path
 import psutil
 import pytest
 
-from service.serving import SPARE, DoesNotFit, share, worker_count
+from service.http.serving import SPARE, DoesNotFit, share, worker_count
 from tests.servers import free_port, until_healthy
 
-HEARTHLOG = [sys.executable, "-m", "service.cli"]
+HEARTHLOG = [sys.executable, "-m", "service.cli.main"]
 
 
 def test_each_worker_gets_the_largest_pool_that_fits_the_databases_connections():

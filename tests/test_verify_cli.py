@@ -15,10 +15,10 @@ import psutil
 import pytest
 
 from projections.export import encode_export
-from service.postgres import create_pool
+from service.store.provisioning import create_pool
 from tests.replay.random_matches import exported, insert_finished, play
 
-HEARTHLOG = [sys.executable, "-m", "service.cli"]
+HEARTHLOG = [sys.executable, "-m", "service.cli.main"]
 
 
 def run(*args: str) -> subprocess.CompletedProcess:

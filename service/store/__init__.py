@@ -2,7 +2,7 @@
 
 A match is one stream of events keyed by (match_id, version). ``records`` holds what goes in and
 out, ``protocol`` the EventStore contract that ``PostgresStore`` (``postgres``, reads over many
-matches in ``queries``) and ``service.memory_store.MemoryStore`` both keep.
+matches in ``queries``) and ``service.store.memory.MemoryStore`` both keep.
 """
 
 from service.store.postgres import PostgresStore

@@ -2,9 +2,9 @@
 
 Appends are optimistic: the caller names the version it decided on, and the store refuses when
 another writer got there first. Everything one append changes (events, match row, seat token,
-command record) lands in one transaction or not at all: service.pg_append writes an append in
+command record) lands in one transaction or not at all: service.store.append writes an append in
 one statement. Every committed append is announced on the channel ``hearthlog`` as
-``<match_id>:<version>`` (service.live listens), just after its commit; pg_append says why the
+``<match_id>:<version>`` (service.live.hub listens), just after its commit; pg_append says why the
 announcement waits for the commit. Reads over many matches are in service.store.queries.
 """
 
@@ -19,10 +19,9 @@ import asyncpg
 import msgspec
 
 from domain.core.chain import GENESIS, link
-from service import pg_append
-from service.lru import Lru
-from service.snapshots import Snapshot
+from service.store import append as pg_append
 from service.store import queries
+from service.store.lru import Lru
 from service.store.protocol import check_write, match_uuid
 from service.store.records import (
     CHANNEL,
@@ -39,6 +38,7 @@ from service.store.records import (
     UnknownMatch,
     VersionConflict,
 )
+from service.store.snapshots import Snapshot
 
 _INSERT_MATCH = """
 WITH match_row AS (
@@ -72,7 +72,7 @@ _LATEST_SNAPSHOT = """SELECT version, hash, fingerprint, state, checksum FROM sn
 
 
 class PostgresStore:
-    """The event store on Postgres, through an asyncpg pool made by ``service.postgres``."""
+    """The event store on Postgres, through an asyncpg pool (service.store.provisioning)."""
 
     def __init__(self, pool: asyncpg.Pool) -> None:
         self.pool = pool

@@ -10,7 +10,6 @@ from typing import Any, Protocol
 
 import msgspec
 
-from service.snapshots import Snapshot
 from service.store.records import (
     STATUSES,
     CommandRecord,
@@ -23,6 +22,7 @@ from service.store.records import (
     StoredEvent,
     StoreError,
 )
+from service.store.snapshots import Snapshot
 
 
 class EventStore(Protocol):

@@ -11,7 +11,7 @@ import msgspec
 from service.store.records import ExportFilter, FinishedMatch, MatchRow, StoredEvent
 
 # A match row with its head (version, head hash, time of the last append), kept apart in
-# ``heads`` because every append moves it (service.pg_append).
+# ``heads`` because every append moves it (service.store.append).
 MATCH_COLUMNS = """match_id, game, rules_version, status, seats, seats_taken, practice,
     tournament, label, version, head_hash, seed_commitment, summary, created_at, updated_at,
     finished_at, owed_since, bot_owed_since, invite_hash IS NOT NULL AS private"""

@@ -100,7 +100,7 @@ async def verified_offline(export: dict[str, Any], path: Path) -> None:
     """Write an export to a file and check it with `hearthlog verify` in its own process."""
     name = _written(export, path)
     checked = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "service.cli", "verify", name,
+        sys.executable, "-m", "service.cli.main", "verify", name,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
     out, _ = await asyncio.wait_for(checked.communicate(), timeout=300)
     assert checked.returncode == 0, out.decode()

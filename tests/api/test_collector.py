@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 
-from service.app import tune_collector
+from service.http.app import tune_collector
 
 
 def test_start_up_freezes_its_objects_and_collects_the_young_generation_less_often() -> None:

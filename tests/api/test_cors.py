@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from litestar.testing import TestClient
 
-from service.app import create_app
+from service.http.app import create_app
 
 PREFLIGHT = {"Access-Control-Request-Method": "POST",
              "Access-Control-Request-Headers": "authorization, content-type"}

@@ -17,13 +17,13 @@ import pytest
 
 from projections.export import decode_export
 from projections.verify import verify
-from service.postgres import create_pool
+from service.store.provisioning import create_pool
 from tests.api.conftest import STARTUP_SECONDS
 from tests.api.players import Player, open_match, seated_match
 from tests.replay.random_matches import insert_finished, play
 from tests.servers import serving
 
-HEARTHLOG = [sys.executable, "-m", "service.cli"]
+HEARTHLOG = [sys.executable, "-m", "service.cli.main"]
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import re
 
 import httpx
 
-from service.api.docs_page import SCALAR_SHA384, SCALAR_URL
+from service.http.api.docs_page import SCALAR_SHA384, SCALAR_URL
 from tests.api.players import seated_match
 
 STANDARD = {"x-content-type-options": "nosniff", "x-frame-options": "DENY",

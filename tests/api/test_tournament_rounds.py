@@ -14,9 +14,9 @@ from service.errors import ServiceError
 from service.matches import MatchService
 from service.store import PostgresStore
 from service.store.tournaments import RevisionConflict, TournamentStore
-from service.tournament_rounds import Rounds
-from service.tournament_schemas import CreateTournament, Register
-from service.tournaments import TournamentService
+from service.tournament.rounds import Rounds
+from service.tournament.schemas import CreateTournament, Register
+from service.tournament.tournaments import TournamentService
 
 
 async def closed_tournament(pool, entrants: int, persons: int = 0) -> tuple[Rounds, str, str]:

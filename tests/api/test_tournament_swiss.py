@@ -22,7 +22,7 @@ NAMES = ["Ash", "Bryn", "Cole", "Dara", "Eve", "Finn", "Gale", "Hale", "Iris", "
 async def hearthlog(*args: str) -> tuple[int, str]:
     """Run the `hearthlog` command in its own process: its exit code and its output."""
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "service.cli", *args,
+        sys.executable, "-m", "service.cli.main", *args,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
     out, _ = await asyncio.wait_for(process.communicate(), timeout=300)
     return process.returncode or 0, out.decode()

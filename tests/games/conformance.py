@@ -29,10 +29,10 @@ from domain.core.errors import RuleViolation
 from projections.export import decode_export, encode_export
 from projections.log import event_lines
 from projections.verify import verify
-from service import snapshots, views
+from service import views
 from service.exports import seat_views
 from service.loading import Loaded, kept_times
-from service.store import MatchRow
+from service.store import MatchRow, snapshots
 from tests.replay.random_matches import Played, exported, play
 
 TRIED = 6  # offered actions tried (and commands not offered) per seat and state

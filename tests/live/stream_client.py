@@ -9,7 +9,7 @@ from typing import Any
 import asyncpg
 import httpx
 
-from service.play import SseParser
+from service.cli.play import SseParser
 
 
 class Follower:

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from service.play import SseParser
+from service.cli.play import SseParser
 from tests.api.players import Player, open_match
 from tests.live.stream_client import Follower, finished, stored_events
 

@@ -16,11 +16,11 @@ import pytest
 from domain.core import match
 from projections.log import seat_log
 from service import schemas, views
-from service.fanout import Feed
-from service.live import Hub, follow
+from service.live.feed import Feed
+from service.live.hub import Hub, follow
 from service.loading import Loaded, decode_events
 from service.matches import MatchService
-from service.memory_store import MemoryStore
+from service.store.memory import MemoryStore
 from tests.core.sources import counted_seeds
 
 QUIET = 60.0  # a heartbeat far longer than any test, so every read counted is a change's

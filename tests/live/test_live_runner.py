@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from service import schemas
-from service.bots import BotRunner
+from service.live.bots import BotRunner
 from service.matches import MatchService
-from service.memory_store import MemoryStore
+from service.store.memory import MemoryStore
 
 
 class CountingStore(MemoryStore):

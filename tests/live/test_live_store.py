@@ -9,7 +9,6 @@ import asyncpg
 import msgspec
 import pytest
 
-from service.memory_store import MemoryStore
 from service.store import (
     CHANNEL,
     EventStore,
@@ -18,6 +17,7 @@ from service.store import (
     PostgresStore,
     VersionConflict,
 )
+from service.store.memory import MemoryStore
 from tests.store.test_store_contract import new_match
 
 

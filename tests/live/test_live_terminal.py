@@ -22,7 +22,7 @@ class Terminal:
     def __init__(self, *args: str) -> None:
         self.master, slave = os.openpty()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "play", *args],
+            [sys.executable, "-m", "service.cli.main", "play", *args],
             stdin=slave,
             stdout=slave,
             stderr=slave,

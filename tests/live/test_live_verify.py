@@ -8,11 +8,11 @@ import msgspec
 
 from projections.export import decode_export
 from service import schemas
-from service.bots import BotRunner
 from service.clock import Due, next_due
 from service.exports import ExportService
+from service.live.bots import BotRunner
 from service.matches import MatchService
-from service.memory_store import MemoryStore
+from service.store.memory import MemoryStore
 
 
 async def test_a_match_of_bots_and_time_outs_exports_and_verifies_clean():

@@ -8,10 +8,10 @@ import msgspec
 import pytest
 
 from service import schemas
-from service.bots import BotRunner
 from service.errors import ServiceError
+from service.live.bots import BotRunner
 from service.matches import MatchService
-from service.memory_store import MemoryStore
+from service.store.memory import MemoryStore
 from tests.live.stream_client import wait_for
 
 

@@ -20,12 +20,12 @@ import msgspec
 from domain.core.codec import event_decoder
 from domain.games import GAMES
 from domain.whiteout_road.cards import height, sort_key
-from service import bots as bots_module
 from service import schemas
-from service.bots import BotRunner
 from service.clock import Due
+from service.live import bots as bots_module
+from service.live.bots import BotRunner
 from service.matches import MatchService
-from service.memory_store import MemoryStore
+from service.store.memory import MemoryStore
 from tests.core.sources import StoppedClock, counted_seeds
 from tests.live.stream_client import wait_for
 

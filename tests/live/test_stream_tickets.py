@@ -10,7 +10,7 @@ import httpx
 
 from service import tickets
 from service.auth import token_hash
-from service.play import SseParser
+from service.cli.play import SseParser
 from tests.api.players import seated_match
 from tests.live.stream_client import wait_for
 

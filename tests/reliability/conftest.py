@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from service.postgres import create_database, drop_database
+from service.store.provisioning import create_database, drop_database
 from tests.reporting import FIGURES
 from tests.servers import Server, serving
 

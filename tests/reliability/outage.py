@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from service.postgres import start_embedded, stop_embedded
+from service.store.provisioning import start_embedded, stop_embedded
 
 CTL_SECONDS = 60
 

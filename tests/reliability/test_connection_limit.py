@@ -14,8 +14,8 @@ import asyncpg
 import httpx
 import pytest
 
-from service.migrations import apply_migrations
-from service.postgres import create_database
+from service.store.migrations import apply_migrations
+from service.store.provisioning import create_database
 from tests.reliability.outage import OwnPostgres
 from tests.servers import serving
 

@@ -16,8 +16,8 @@ import time
 import httpx
 import pytest
 
-from service.migrations import apply_migrations
-from service.postgres import create_database
+from service.store.migrations import apply_migrations
+from service.store.provisioning import create_database
 from tests.reliability.audit import audit, records, seeds
 from tests.reliability.logcheck import log_problems
 from tests.reliability.outage import OwnPostgres

@@ -24,7 +24,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from service.cli import OPENAPI_PATH
+from service.cli.main import OPENAPI_PATH
 from tests.reliability.logcheck import log_problems
 from tests.reliability.tables import open_table
 from tests.servers import Server, serving

@@ -225,7 +225,7 @@ EVENT_COLUMNS = ("match_id", "version", "type", "data", "metadata", "recorded_at
 
 async def copy_rows(conn: Any, matches: list[tuple], heads: list[tuple], events: list[tuple]) -> None:
     """COPY rows of MATCH_COLUMNS, HEAD_COLUMNS and EVENT_COLUMNS into their tables (a pool
-    connection of service.postgres.create_pool, whose jsonb codec takes Python values)."""
+    connection of service.store.provisioning.create_pool, whose jsonb codec takes Python values)."""
     await conn.copy_records_to_table("matches", columns=MATCH_COLUMNS, records=matches)
     await conn.copy_records_to_table("heads", columns=HEAD_COLUMNS, records=heads)
     await conn.copy_records_to_table("events", columns=EVENT_COLUMNS, records=events)

@@ -43,7 +43,7 @@ def read_server(replicated: tuple[str, str]) -> Iterator[Server]:
     server.output = Path(tempfile.mkstemp(prefix="hearthlog-read-", suffix=".log")[1])
     with server.output.open("a") as sink:
         server.process = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1", "--port",
+            [sys.executable, "-m", "service.cli.main", "serve", "--host", "127.0.0.1", "--port",
              str(port), "--database-url", primary, "--read-database-url", standby],
             env={**os.environ, "PYTHONUNBUFFERED": "1", **ONE_ADDRESS, **READ_SETTINGS},
             stdout=sink, stderr=subprocess.STDOUT, start_new_session=True)

@@ -16,8 +16,8 @@ import httpx
 import pytest
 
 from service.exports import ExportService
-from service.postgres import create_pool
 from service.store import PostgresStore
+from service.store.provisioning import create_pool
 from tests.api.players import seated_match
 from tests.reliability.logcheck import access_lines
 from tests.servers import Server, wait_healthy

@@ -14,8 +14,8 @@ import pytest
 from service.errors import ServiceError
 from service.logs import current_read
 from service.reads import Reads
-from service.replica import ReadSettings, Standby
 from service.store import ExportFilter, PostgresStore
+from service.store.replica import ReadSettings, Standby
 from tests.servers import free_port
 
 SETTINGS = ReadSettings(max_lag=5, probe_seconds=60)
@@ -86,8 +86,8 @@ async def test_tournament_standings_are_a_stale_safe_read_served_by_a_fresh_stan
     same standings (JSON and CSV)."""
     from service.matches import MatchService
     from service.store.tournaments import TournamentStore
-    from service.tournament_schemas import CreateTournament, Register
-    from service.tournaments import TournamentService
+    from service.tournament.schemas import CreateTournament, Register
+    from service.tournament.tournaments import TournamentService
 
     primary = PostgresStore(pool)
     standby = await Standby.open(database_url, pool, SETTINGS)

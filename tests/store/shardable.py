@@ -1,7 +1,7 @@
 """What keeps the schema and the command path shardable by match_id, read from Postgres itself.
 
 ``schema_problems`` reads the catalog (pg_class, pg_attribute, pg_index, pg_constraint) of one
-schema against service.sharding's placements; ``plan_problems`` reads a statement's EXPLAIN and
+schema against service.store.sharding's placements; ``plan_problems`` reads a statement's EXPLAIN and
 names every table it touches without pinning a single match_id. Each returns sentences, empty
 when all is well; docs/scaling.md ("Sharding plan (Citus)") says why each rule holds.
 """
@@ -15,7 +15,7 @@ from typing import Any
 import asyncpg
 import msgspec
 
-from service.sharding import placement
+from service.store.sharding import placement
 
 Placement = Callable[[str], tuple[str, str | None]]
 
@@ -52,7 +52,7 @@ async def schema_problems(conn: asyncpg.Connection, schema: str = "public",
         columns = {row["attname"] for row in await conn.fetch(_COLUMNS, oid)}
         if key not in columns:
             problems.append(f"table {name} has no {key} column: distribute it by {key} or "
-                            "declare it in service/sharding.py")
+                            "declare it in service/store/sharding.py")
             continue
         for index in await conn.fetch(_UNIQUE, oid):
             if key not in index["columns"]:

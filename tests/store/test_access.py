@@ -8,7 +8,7 @@ from service import schemas
 from service.access import Access
 from service.errors import ServiceError
 from service.matches import MatchService
-from service.memory_store import MemoryStore
+from service.store.memory import MemoryStore
 
 
 async def opened() -> tuple[Access, str, str, list[str]]:

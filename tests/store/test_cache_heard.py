@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from service import schemas
 from service.matches import MatchService
-from service.memory_store import MemoryStore
+from service.store.memory import MemoryStore
 
 
 async def two_workers_and_a_match() -> tuple[MatchService, MatchService, str, list[str]]:

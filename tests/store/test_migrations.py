@@ -12,9 +12,14 @@ import asyncpg
 import pytest
 
 from domain.core.chain import GENESIS, chain, link
-from service.migrations import MIGRATIONS_DIR, MigrationError, apply_migrations, read_migrations
-from service.postgres import create_database, create_pool, drop_database
 from service.store import NewEvent, PostgresStore
+from service.store.migrations import (
+    MIGRATIONS_DIR,
+    MigrationError,
+    apply_migrations,
+    read_migrations,
+)
+from service.store.provisioning import create_database, create_pool, drop_database
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ import asyncpg
 import pytest
 
 from domain.core.chain import chain
-from service import pg_append
 from service.store import PostgresStore, VersionConflict
+from service.store import append as pg_append
 from tests.store.test_store_contract import event, new_match
 
 

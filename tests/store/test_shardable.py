@@ -8,12 +8,12 @@ from datetime import UTC, datetime
 import asyncpg
 
 from service import schemas
-from service.bots import BotRunner
 from service.clock import Due
+from service.live.bots import BotRunner
 from service.matches import MatchService
-from service.postgres import create_pool, init_connection
-from service.sharding import citus_statements, placement
 from service.store import PostgresStore
+from service.store.provisioning import create_pool, init_connection
+from service.store.sharding import citus_statements, placement
 from tests.store.shardable import TABLES, PlanCheck, Recorded, match_tables, schema_problems
 
 BAD_TABLES = """
@@ -55,7 +55,7 @@ async def test_the_schema_check_names_a_key_without_match_id_a_loose_foreign_key
         "foreign key loose_child_parent_fkey of loose_child to scratch.matches is not "
         "co-located: both sides must be keyed by match_id, and the key must include it",
         "table settings has no match_id column: distribute it by match_id or declare it in "
-        "service/sharding.py",
+        "service/store/sharding.py",
         "unique key wide_unique_name_key of wide_unique lacks match_id",
     ]
     assert declared == problems[:2] + problems[3:]

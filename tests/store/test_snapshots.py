@@ -17,10 +17,9 @@ from domain.core import match
 from domain.core.decider import Rulebook
 from domain.games import GAMES
 from domain.registry import lookup
-from service import snapshots
 from service.loading import StateCache, decode_events
-from service.memory_store import MemoryStore
-from service.store import EventStore, NewEvent, NewMatch, PostgresStore, StoredEvent
+from service.store import EventStore, NewEvent, NewMatch, PostgresStore, StoredEvent, snapshots
+from service.store.memory import MemoryStore
 from tests.games.conformance import in_domain
 from tests.replay.random_matches import play
 

@@ -10,7 +10,6 @@ import msgspec
 import pytest
 
 from domain.core.chain import chain
-from service.memory_store import MemoryStore
 from service.store import (
     CommandRecord,
     DuplicateCommand,
@@ -22,6 +21,7 @@ from service.store import (
     UnknownMatch,
     VersionConflict,
 )
+from service.store.memory import MemoryStore
 
 
 @pytest.fixture(params=["memory", "postgres"])

@@ -11,8 +11,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from service.memory_store import MemoryStore
 from service.store import EventStore, ExportFilter, NewEvent, NewMatch, PostgresStore
+from service.store.memory import MemoryStore
 
 
 @pytest.fixture(params=["memory", "postgres"])

@@ -12,10 +12,10 @@ import sys
 import httpx
 import pytest
 
+from service.cli.extra_games import VARIABLE, ExtraGamesError, load_extra_games, module_names
 from service.exports import ExportService
-from service.extra_games import VARIABLE, ExtraGamesError, load_extra_games, module_names
 from service.matches import MatchService
-from service.memory_store import MemoryStore
+from service.store.memory import MemoryStore
 from tests.api.players import finished_documents, seated_match
 from tests.servers import free_port, serving
 from tests.versions.tally_service import started
@@ -45,7 +45,7 @@ def test_given_an_unknown_module_then_the_server_does_not_start_and_says_which()
     exits with status 2 and a message naming the module, before touching any database."""
     env = {**os.environ, VARIABLE: "tests.tally, no_such_games_module"}
     done = subprocess.run(
-        [sys.executable, "-m", "service.cli", "serve", "--port", str(free_port()),
+        [sys.executable, "-m", "service.cli.main", "serve", "--port", str(free_port()),
          "--database-url", "postgresql://nobody@127.0.0.1:1/none"],
         env=env, capture_output=True, text=True, timeout=60,
     )
@@ -101,7 +101,7 @@ async def test_hearthlog_verify_checks_an_extra_games_export_only_when_told_to_c
 
     def verify_with(value: str) -> subprocess.CompletedProcess:
         """`hearthlog verify` of the file, with the variable set to ``value``."""
-        return subprocess.run([sys.executable, "-m", "service.cli", "verify", str(path)],
+        return subprocess.run([sys.executable, "-m", "service.cli.main", "verify", str(path)],
                               env={**os.environ, VARIABLE: value}, capture_output=True,
                               text=True, timeout=120)
 

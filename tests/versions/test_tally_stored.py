@@ -21,8 +21,8 @@ from service.errors import ServiceError
 from service.exports import ExportService
 from service.loading import game_of, rules_of
 from service.matches import MatchService
-from service.memory_store import MemoryStore
 from service.store import EventStore, PostgresStore
+from service.store.memory import MemoryStore
 from tests.tally import GAME_V1, GAME_V2
 from tests.versions.tally_service import started
 

@@ -1,12 +1,12 @@
 """Readable contrast: every pair of text and background colours the stylesheet uses keeps the
-WCAG ratio of at least 4.5:1 (service/web/style.css's custom properties)."""
+WCAG ratio of at least 4.5:1 (service/http/web/style.css's custom properties)."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-STYLE = Path(__file__).resolve().parents[2] / "service" / "web" / "style.css"
+STYLE = Path(__file__).resolve().parents[2] / "service" / "http" / "web" / "style.css"
 # (text, background) as the pages pair them: names of custom properties, or literal colours.
 PAIRS = [
     ("ink", "bg"), ("ink", "panel"), ("muted", "bg"), ("muted", "panel"), ("accent", "bg"),

@@ -1,0 +1,475 @@
+"""The `hearthlog` command: serve, migrate, openapi, export, verify."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+OPENAPI_PATH = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
+
+
+def database_url(args: argparse.Namespace) -> str:
+    """The Postgres to use: --database-url, else DATABASE_URL, else the embedded one."""
+    url = args.database_url or os.environ.get("DATABASE_URL")
+    if url:
+        return url
+    from service.store.provisioning import start_embedded
+
+    print(f"Starting the embedded Postgres in {args.data_dir}/ ...", flush=True)
+    return start_embedded(Path(args.data_dir).resolve() / "pgdata")
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Run the service until interrupted, in N worker processes under granian (the faster
+    measured) or uvicorn; the embedded Postgres, if any, is started here once for all of them."""
+    from service import logs
+    from service.cli.extra_games import ExtraGamesError, load_extra_games
+    from service.http.serving import POOL_VARIABLE, DoesNotFit, budget, worker_count
+
+    try:
+        load_extra_games()  # read once, before anything starts: a bad name stops here
+        workers = worker_count(args.workers)
+    except (ExtraGamesError, DoesNotFit) as error:
+        print(f"hearthlog serve: {error}", file=sys.stderr)
+        return 2
+    logs.configure()
+    # uvicorn re-raises SIGTERM after its graceful shutdown; exiting through Python instead
+    # lets the embedded Postgres be stopped at exit rather than left running. (granian, and
+    # uvicorn's supervisor of several workers, set their own handlers, stop the workers and
+    # return.)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    url = database_url(args)
+    if args.read_database_url:  # create_app reads it, in this process or granian's worker
+        os.environ["HEARTHLOG_READ_DATABASE_URL"] = args.read_database_url
+    try:
+        shared = budget(url, workers)
+    except DoesNotFit as error:
+        print(f"hearthlog serve: {error}", file=sys.stderr)
+        return 2
+    os.environ[POOL_VARIABLE] = str(shared.pool)  # inherited by every worker
+    base = f"http://{args.host}:{args.port}"
+    print(f"Hearthlog is serving at {base}\nAPI docs: {base}/docs\nPlay in a browser: {base}/\n"
+          f"{shared.describe()}\n", flush=True)
+    if args.server == "uvicorn":
+        _serve_uvicorn(url, args.host, args.port, workers)
+    else:
+        _serve_granian(url, args.host, args.port, workers)
+    return 0
+
+
+def _serve_uvicorn(url: str, host: str, port: int, workers: int) -> None:
+    """The app under uvicorn: in this process for one worker, else in ``workers`` processes its
+    supervisor spawns, each building it with ``served_app`` (beyond its connection limit each
+    answers 503)."""
+    import uvicorn
+
+    from service.http.app import create_app
+
+    # Open match streams would hold a graceful shutdown forever: give them a few seconds.
+    options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning",
+                               "timeout_graceful_shutdown": 3, "backlog": BACKLOG,
+                               "limit_concurrency": open_connections()}
+    if workers == 1:
+        uvicorn.run(create_app(url), **options)
+        return
+    os.environ[SERVED_DATABASE_URL] = url
+    uvicorn.run("service.cli.main:served_app", factory=True, workers=workers, **options)
+
+
+def _serve_granian(url: str, host: str, port: int, workers: int) -> None:
+    """The app in ``workers`` granian worker processes, each building it with ``served_app``.
+
+    granian's own settings bound what a client can hold (docs/limits.md): the connections
+    served at once, per worker (its backpressure: past it new connections wait in the listen
+    backlog) and the time to send the headers.
+    """
+    from granian import Granian
+    from granian.constants import Interfaces
+    from granian.http import HTTP1Settings
+    from granian.log import LogLevels
+
+    from service.http.limits import Limits
+
+    os.environ[SERVED_DATABASE_URL] = url
+    headers_ms = int(Limits.from_env().header_seconds * 1000)
+    Granian("service.cli.main:served_app", factory=True, address=host, port=port,
+            interface=Interfaces.ASGI, log_level=LogLevels.warning, workers=workers,
+            workers_kill_timeout=3, backlog=BACKLOG, backpressure=open_connections(),
+            http1_settings=HTTP1Settings(header_read_timeout=headers_ms)).serve()
+
+
+BACKLOG = 4096  # connections the kernel queues before the server accepts them
+
+
+def open_connections() -> int:
+    """The connections one process serves at once: HEARTHLOG_CONNECTIONS, within what the
+    process may open (its soft file limit is raised to the hard one first)."""
+    import resource
+
+    from service.http.limits import Limits
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    files = hard if hard != resource.RLIM_INFINITY else 1 << 20
+    return max(16, min(Limits.from_env().connections, files - 256))
+
+
+SERVED_DATABASE_URL = "HEARTHLOG_SERVED_DATABASE_URL"
+
+
+def served_app() -> Any:
+    """The app a granian worker serves, on the database its serving process chose, with the
+    extra games its serving process checked (HEARTHLOG_EXTRA_GAMES, inherited)."""
+    from service import logs
+    from service.cli.extra_games import load_extra_games
+
+    load_extra_games()
+    from service.http.app import create_app
+
+    logs.configure()
+    return create_app(os.environ[SERVED_DATABASE_URL])
+
+
+def migrate(args: argparse.Namespace) -> int:
+    """Apply every pending migration, then exit."""
+    from service.store.migrations import apply_migrations
+
+    applied = asyncio.run(apply_migrations(database_url(args)))
+    print("\n".join(f"applied {name}" for name in applied) or "nothing to apply")
+    return 0
+
+
+def openapi(args: argparse.Namespace) -> int:
+    """Write the OpenAPI document generated from the app."""
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(openapi_text() + "\n")
+    print(f"wrote {out}")
+    return 0
+
+
+def openapi_text() -> str:
+    """The OpenAPI document as stable, indented JSON."""
+    import msgspec
+
+    from service.http.app import create_app
+
+    schema = create_app().openapi_schema.to_schema()
+    return json.dumps(schema, indent=2, sort_keys=True, default=msgspec.to_builtins)
+
+
+class Progress:
+    """A one-line progress bar on stderr, drawn only on a terminal and at most 10 times a second.
+
+    Hand-written rather than tqdm: twenty lines, no dependency, and nothing drawn into logs.
+    """
+
+    def __init__(self, label: str, unit: str, total: int | None = None) -> None:
+        self.label, self.unit, self.total, self.done = label, unit, total, 0
+        self.shown, self.enabled = 0.0, sys.stderr.isatty()
+
+    def advance(self, step: int = 1, *, to: int | None = None) -> None:
+        """Count ``step`` more units (or set the count ``to``), redrawing now and then."""
+        self.done = to if to is not None else self.done + step
+        if self.enabled and time.monotonic() - self.shown >= 0.1:
+            self.draw()
+
+    def draw(self) -> None:
+        """Redraw the line."""
+        self.shown = time.monotonic()
+        if self.total:
+            filled = min(30, 30 * self.done // self.total)
+            bar = f"[{'#' * filled}{'.' * (30 - filled)}] {100 * self.done // self.total:3d}% "
+        else:
+            bar = ""
+        sys.stderr.write(f"\r{self.label} {bar}{self.done:,} {self.unit}")
+        sys.stderr.flush()
+
+    def clear(self) -> None:
+        """Wipe the bar so a report line can be printed; it is drawn again on the next advance."""
+        if self.enabled:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+            self.shown = 0.0
+
+    def close(self) -> None:
+        """Draw the final count and end the line."""
+        if self.enabled:
+            self.draw()
+            sys.stderr.write("\n")
+
+
+def export(args: argparse.Namespace) -> int:
+    """Write finished matches to --out as NDJSON or CSV, from a server or a database (with
+    --bundle: one tournament's verifiable bundle, service.cli.tournament)."""
+    if args.bundle:
+        from service.cli.tournament import export_bundle
+
+        return export_bundle(args, database_url)
+    progress = Progress("export", "matches")
+    try:
+        with Path(args.out).open("wb") as out:
+            if args.url:
+                export_from_server(args, out, progress)
+            else:
+                asyncio.run(export_from_database(database_url(args), args, out, progress))
+    except ExportFailed as failure:
+        print(f"export failed: {failure}", file=sys.stderr)
+        return 1
+    finally:
+        progress.close()
+    print(f"wrote {progress.done} matches to {args.out}")
+    return 0
+
+
+class ExportFailed(Exception):
+    """The server refused the export or could not be reached."""
+
+
+def export_filters(args: argparse.Namespace) -> dict[str, str]:
+    """The filters given on the command line, as query parameters."""
+    names = ("tournament", "game", "finished_after", "finished_before")
+    return {name: getattr(args, name) for name in names if getattr(args, name) is not None}
+
+
+def export_from_server(args: argparse.Namespace, out: Any, progress: Progress) -> None:
+    """Stream GET /exports/matches into ``out``, a line at a time."""
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    query = urllib.parse.urlencode({**export_filters(args), "format": args.format})
+    try:
+        with urllib.request.urlopen(f"{args.url.rstrip('/')}/exports/matches?{query}") as answer:
+            progress.total = int(answer.headers.get("X-Match-Count") or 0) or None
+            last = None
+            for line in answer:
+                out.write(line)
+                first = line.split(b",", 1)[0] if args.format == "csv" else line
+                if args.format == "ndjson" or (first != last and first != b"match_id"):
+                    progress.advance()
+                last = first
+    except urllib.error.HTTPError as error:
+        raise ExportFailed(f"{error.code}: {error.read().decode(errors='replace')}") from None
+    except urllib.error.URLError as error:
+        raise ExportFailed(f"cannot reach {args.url}: {error.reason}") from None
+
+
+async def export_from_database(
+    url: str, args: argparse.Namespace, out: Any, progress: Progress
+) -> None:
+    """Stream the export straight from Postgres through the same code the server uses."""
+    from datetime import datetime
+
+    from service.exports import chunked, export_lines, utc
+    from service.store import ExportFilter, PostgresStore
+    from service.store.provisioning import create_pool
+
+    try:
+        times = {k: utc(datetime.fromisoformat(v)) for k, v in export_filters(args).items()
+                 if k.startswith("finished")}
+    except ValueError as error:
+        raise ExportFailed(f"a time must be ISO 8601: {error}") from None
+    filters = ExportFilter(tournament=args.tournament, game=args.game, **times)
+    pool = await create_pool(url, min_size=1, max_size=2)
+    try:
+        store = PostgresStore(pool)
+        progress.total = await store.count_finished(filters)
+        async for chunk in chunked(export_lines(store, filters, args.format, progress.advance)):
+            out.write(chunk)
+    finally:
+        await pool.close()
+
+
+def verify(args: argparse.Namespace) -> int:
+    """Verify every match of an export file offline; exit 0 only when all pass."""
+    from service.cli.extra_games import ExtraGamesError, load_extra_games
+    from service.workers import ordered_map, usable_cores
+
+    try:
+        load_extra_games()  # the workers are forked from here, so they carry the same games
+    except ExtraGamesError as problem:
+        print(f"hearthlog verify: {problem}", file=sys.stderr)
+        return 2
+    path = Path(args.file)
+    if not path.is_file():
+        print(f"no such file: {path}", file=sys.stderr)
+        return 2
+    from service.cli.tournament import is_bundle, verify_bundle_file
+
+    if is_bundle(path):
+        return verify_bundle_file(path)
+    results = []
+    progress = Progress("verify", "bytes", total=path.stat().st_size)
+    try:
+        checked = ordered_map(check_text, read_exports(path, progress), args.jobs or usable_cores())
+        for where, report, error in checked:
+            progress.clear()
+            print_report(where, report, error)
+            results.append(report is not None and report.ok)
+    finally:
+        progress.close()
+    passed, failed = results.count(True), results.count(False)
+    print(f"{passed} of {len(results)} matches verified" + (f", {failed} failed" if failed else ""))
+    return 0 if results and not failed else 1
+
+
+def read_exports(path: Path, progress: Progress) -> Any:
+    """(where, text) for each match: one per line, or the whole file as one document."""
+    import msgspec
+
+    with path.open("rb") as lines:
+        first = lines.readline()
+        try:
+            msgspec.json.decode(first)
+        except msgspec.DecodeError:  # not one document per line: an indented single document
+            yield str(path), path.read_bytes()
+            return
+        lines.seek(0)
+        for number, line in enumerate(lines, start=1):
+            progress.advance(to=lines.tell())
+            if line.strip():
+                yield f"line {number}", line
+
+
+def at_least_one(text: str) -> int:
+    """A count of 1 or more, from the command line."""
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if count < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return count
+
+
+def check_text(item: tuple[str, bytes]) -> tuple[str, Any, str | None]:
+    """(where, the report, None), or (where, None, why) when the text is not an export.
+
+    Run in worker processes by ``verify``: pure, and it takes and returns plain data.
+    """
+    from projections.export import decode_export
+    from projections.verify import verify as verify_match
+
+    where, text = item
+    try:
+        document = decode_export(text)
+    except ValueError as error:
+        return where, None, f"not a Hearthlog export: {error}"
+    return where, verify_match(document), None
+
+
+def print_report(where: str, report: Any, error: str | None) -> None:
+    """A short report of one match: one line when it passes, the first problem when it fails."""
+    if report is None:
+        print(f"FAIL  {where}: {error}")
+        return
+    name = f"{report.match_id}  {report.game} rules {report.rules_version}  {report.events} events"
+    if report.ok:
+        print(f"ok    {name}  head {report.head_hash}")
+        return
+    problem = report.problem
+    at = f"event {problem.version}" if problem.version is not None else "header"
+    print(f"FAIL  {name}\n      {at} ({problem.check}): {problem.message}")
+    for label, value in (("expected", problem.expected), ("found", problem.found)):
+        if value is not None:
+            print(f"      {label + ':':9} {value}")
+
+
+def play(args: argparse.Namespace) -> int:
+    """Play one seat of a match from this terminal."""
+    from service.cli.play import play as play_seat
+
+    return play_seat(args)
+
+
+def add_play(commands: argparse._SubParsersAction) -> None:
+    """The `play` subcommand: join a seat (--name) or take yours back (--seat-token)."""
+    sub = commands.add_parser("play", help="play a seat of a match from this terminal")
+    sub.add_argument("url", metavar="URL", help="the server, e.g. http://127.0.0.1:8000")
+    sub.add_argument("--match", required=True, metavar="ID")
+    seat = sub.add_mutually_exclusive_group(required=True)
+    seat.add_argument("--seat-token", metavar="T", help="the token of a seat you hold")
+    seat.add_argument("--name", help="join the next free seat under this name")
+    sub.add_argument("--client-seed", help="your contribution to the match seed, when joining")
+    sub.set_defaults(handler=play)
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line."""
+    top = argparse.ArgumentParser(prog="hearthlog", description=__doc__)
+    commands = top.add_subparsers(dest="command", required=True)
+    for name, handler, help_text in (
+        ("serve", serve, "run the service"),
+        ("migrate", migrate, "apply database migrations"),
+    ):
+        sub = commands.add_parser(name, help=help_text)
+        sub.add_argument("--database-url", help="Postgres URL (default: $DATABASE_URL, "
+                         "else an embedded Postgres in --data-dir)")
+        sub.add_argument("--data-dir", default=".hearthlog",
+                         help="where the embedded Postgres lives")
+        sub.set_defaults(handler=handler)
+    serve_cmd = commands.choices["serve"]
+    serve_cmd.add_argument("--host", default="127.0.0.1")
+    serve_cmd.add_argument("--port", type=int, default=8000)
+    serve_cmd.add_argument("--read-database-url", metavar="URL",
+                           help="a streaming standby of the database, for reads that may be "
+                           "slightly stale (default: $HEARTHLOG_READ_DATABASE_URL; "
+                           "docs/scaling.md)")
+    serve_cmd.add_argument("--server", choices=("granian", "uvicorn"), default="granian",
+                           help="the HTTP server (default: granian, the faster measured)")
+    serve_cmd.add_argument("--workers", type=at_least_one, metavar="N",
+                           help="worker processes (default: $HEARTHLOG_WORKERS, else one per "
+                           "core)")
+    add_play(commands)
+    doc = commands.add_parser("openapi", help="write the OpenAPI document")
+    doc.add_argument("--out", default=str(OPENAPI_PATH))
+    doc.set_defaults(handler=openapi)
+    out = commands.add_parser("export", help="write finished matches as NDJSON or CSV")
+    out.add_argument("--tournament")
+    out.add_argument("--game")
+    out.add_argument("--finished-after", metavar="ISO", help="at or after (UTC if no zone)")
+    out.add_argument("--finished-before", metavar="ISO", help="before (UTC if no zone)")
+    out.add_argument("--format", choices=("ndjson", "csv"), default="ndjson")
+    out.add_argument("--bundle", action="store_true",
+                     help="with --tournament: its verifiable bundle (header, rounds, matches, "
+                     "standings) as NDJSON, once it is finished")
+    out.add_argument("--out", required=True, metavar="FILE")
+    source = out.add_mutually_exclusive_group()
+    source.add_argument("--url", metavar="SERVER", help="a server, e.g. http://127.0.0.1:8000")
+    source.add_argument("--database-url", help="Postgres URL (default: $DATABASE_URL, else "
+                        "an embedded Postgres in --data-dir)")
+    out.add_argument("--data-dir", default=".hearthlog", help="where the embedded Postgres lives")
+    out.set_defaults(handler=export)
+    check = commands.add_parser("verify", help="verify an export offline (exit 0 when all pass)")
+    check.add_argument("file", metavar="FILE", help="one match's JSON export, NDJSON of many, or a "
+                       "tournament's bundle")
+    check.add_argument("--jobs", type=at_least_one, metavar="N",
+                       help="worker processes (default: one per core; 1: this process only)")
+    check.set_defaults(handler=verify)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `hearthlog` command."""
+    args = parser().parse_args(argv)
+    try:
+        return args.handler(args)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the reader left (``| head``): stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+
+
+if __name__ == "__main__":
+    sys.exit(main())

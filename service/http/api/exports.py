@@ -1,0 +1,103 @@
+"""Exports: one finished match as a JSON document, or many streamed as NDJSON or CSV."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+from litestar import Controller, Request, Response, get
+from litestar.di import NamedDependency, Provide
+from litestar.openapi.spec import OpenAPIMediaType, OpenAPIResponse, OpenAPIType, Operation, Schema
+from litestar.params import FromPath, FromQuery
+from litestar.response import Stream
+
+from projections.export import MatchExport
+from service.exports import utc
+from service.http.api.common import TextQuery, errors
+from service.http.bootstrap import services
+from service.reads import RoutedExports
+from service.store import ExportFilter
+
+Exports = NamedDependency[RoutedExports]
+MEDIA = {"ndjson": "application/x-ndjson", "csv": "text/csv"}  # litestar adds the charset
+DESCRIPTION = (
+    "format=ndjson: one export document (the MatchExport schema, as GET /matches/{match_id}/export "
+    "answers) per line; format=csv: a header line, then one row per seat per match (match_id, "
+    "game, tournament, seat, name, placement, score, finished_at, head_hash). X-Match-Count says "
+    "how many matches follow."
+)
+
+
+@dataclass
+class StreamedExports(Operation):
+    """The stream's answer as text in either format: a generator reads it as a string."""
+
+    def __post_init__(self) -> None:
+        """Both media types of the 200 answer, each a text body."""
+        text = {
+            kind: OpenAPIMediaType(schema=Schema(type=OpenAPIType.STRING, content_media_type=media))
+            for kind, media in MEDIA.items()
+        }
+        ok = self.responses["200"] if self.responses else None
+        if isinstance(ok, OpenAPIResponse):
+            ok.content = {MEDIA[kind]: text[kind] for kind in MEDIA}
+            ok.description = DESCRIPTION
+
+
+def provide_exports(request: Request) -> RoutedExports:
+    """The export use cases, each on the database service.reads routes it to."""
+    return RoutedExports(services(request.app).matches.reads)
+
+
+class ExportController(Controller):
+    """GET /matches/{id}/export and GET /exports/matches; finished matches only."""
+
+    path = "/"
+    tags = ["exports"]
+    dependencies = {"exports": Provide(provide_exports, sync_to_thread=False)}
+
+    @get(
+        "/matches/{match_id:str}/export",
+        operation_id="exportMatch",
+        summary="A finished match as one verifiable JSON document",
+        responses=errors(400, 404, 409),
+    )
+    async def export_match(
+        self, exports: Exports, match_id: FromPath[str]
+    ) -> Response[MatchExport]:
+        """Header (seeds included) and every event with its hash; see docs/export-format.md."""
+        body = await exports.export(match_id)
+        # The body is the MatchExport already encoded; the route's annotation names MatchExport
+        # for the OpenAPI document.
+        return Response(content=body, media_type="application/json")  # type: ignore[arg-type]
+
+    @get(
+        "/exports/matches",
+        operation_id="exportMatches",
+        summary="Finished matches streamed as NDJSON or CSV",
+        responses=errors(400),
+        operation_class=StreamedExports,
+    )
+    async def export_matches(
+        self,
+        exports: Exports,
+        tournament: TextQuery = None,
+        game: TextQuery = None,
+        finished_after: FromQuery[datetime | None] = None,
+        finished_before: FromQuery[datetime | None] = None,
+        format: FromQuery[Literal["ndjson", "csv"]] = "ndjson",
+    ) -> Stream:
+        """Oldest finish first; finished_after <= finished_at < finished_before (UTC if no zone)."""
+        filters = ExportFilter(
+            tournament=tournament,
+            game=game,
+            finished_after=utc(finished_after),
+            finished_before=utc(finished_before),
+        )
+        count = await exports.count(filters)
+        return Stream(
+            exports.stream(filters, format),
+            media_type=MEDIA[format],
+            headers={"X-Match-Count": str(count)},
+        )

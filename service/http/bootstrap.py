@@ -1,0 +1,110 @@
+"""The composition root: everything a server process serves with, made in one place at start-up.
+
+``bootstrap`` migrates the database, opens the pool (and a read standby's, when one is
+configured), makes the application's services and starts the loops that run beside the requests:
+the notification listener, the clock's sweep, the tournaments' sweep and the standby's probe. It
+yields one frozen ``Services``; on shutdown it stops the loops and closes the pools. The routes
+reach it through ``services(app)`` and nowhere else (docs/architecture.md).
+
+Who hears what is said here, in the constructors: the hub tells the state cache and the bot
+runner of every committed append; the sweep hands due matches to the bot runner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+import asyncpg
+from litestar import Litestar
+
+from service.background import Background
+from service.http.limits import Limits, StreamSlots
+from service.http.serving import pool_size
+from service.live.bots import BotRunner
+from service.live.hub import Hub, Listener, Settings
+from service.live.probing import Probing
+from service.live.sweep import Sweep
+from service.matches import MatchService
+from service.reads import Reads
+from service.sources import Clock, SeedSource
+from service.store import PostgresStore
+from service.store.migrations import apply_migrations
+from service.store.provisioning import create_pool
+from service.store.replica import ReadSettings, Standby
+from service.store.tournaments import TournamentStore
+from service.tournament.rounds import Rounds, TournamentSweep
+from service.tournament.tournaments import TournamentService
+
+
+@dataclass(frozen=True)
+class Services:
+    """What the routes serve with, made once per process by ``bootstrap``."""
+
+    pool: asyncpg.Pool  # the primary's
+    matches: MatchService
+    tournaments: TournamentService
+    rounds: Rounds
+    hub: Hub  # live play: one feed per followed match
+    live: Settings  # bot delay, heartbeat, sweep interval
+    limits: Limits
+    stream_slots: StreamSlots  # open streams, per caller and in all
+
+
+def services(app: Litestar) -> Services:
+    """The services of a running app: the one place that reads them from the app's state."""
+    found: Services = app.state.services
+    return found
+
+
+@asynccontextmanager
+async def bootstrap(
+    database_url: str, read_url: str | None, limits: Limits, *, seeds: SeedSource, clock: Clock
+) -> AsyncIterator[Services]:
+    """Migrate, connect and start everything; stop and close it all on the way out. ``seeds``
+    draws every match's and tournament's secret seed; ``clock`` tells the time."""
+    await apply_migrations(database_url)
+    pool = await create_pool(database_url, max_size=pool_size())
+    try:
+        async with _reads(pool, read_url) as reads:
+            matches = MatchService(reads.primary, limits.lobby_hours, reads, seeds=seeds,
+                                   clock=clock)
+            tournaments = TournamentService(TournamentStore(pool), matches, seeds=seeds)
+            rounds = Rounds(tournaments)
+            live = Settings.from_env()
+            bots = BotRunner(matches, live.bot_delay)
+            hub = Hub(listeners=(matches.cache, bots))  # an append elsewhere: a cached state is old
+            loops: list[Background] = [
+                Listener(database_url, hub),
+                Sweep(matches.store, bots, live.bot_delay, live.sweep),
+                TournamentSweep(rounds, live.sweep),
+            ]
+            if reads.standby is not None:
+                loops.append(Probing(reads.standby))
+            for loop in loops:
+                loop.start()
+            try:
+                yield Services(pool=pool, matches=matches, tournaments=tournaments, rounds=rounds,
+                               hub=hub, live=live, limits=limits,
+                               stream_slots=StreamSlots(limits))
+            finally:
+                for loop in reversed(loops):
+                    await loop.stop()
+                await bots.stop()
+    finally:
+        await pool.close()
+
+
+@asynccontextmanager
+async def _reads(pool: asyncpg.Pool, url: str | None) -> AsyncIterator[Reads]:
+    """Where stale-safe reads go: a standby probed for its lag (``url``), else the primary."""
+    primary = PostgresStore(pool)
+    if not url:
+        yield Reads(primary)
+        return
+    standby = await Standby.open(url, pool, ReadSettings.from_env())
+    try:
+        yield Reads(primary, standby)
+    finally:
+        await standby.close()

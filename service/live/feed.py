@@ -1,0 +1,196 @@
+"""Live fan-out from one fold: per followed match, one state advanced once per change.
+
+A process keeps one ``Feed`` per match somebody follows through it. The feed alone reads the
+store: once when it opens (the whole match, so it can serve any follower's log from version 1),
+then the new events after each wake-up (a notification, a heartbeat, a new follower), however
+many follow. It keeps each event's log entries (public and private, each private one addressed
+to its seat) and its last ``WINDOW`` changes with the state after each; every follower's
+update (its seat's view and lines, or the spectator's) is cut from these, and the update of one
+change for one viewer is shaped and encoded once, for all who follow as that viewer. A feed
+is forgotten when its last follower leaves. docs/live.md has the promises, docs/benchmarks.md
+the figures.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+from datetime import datetime
+from typing import Any
+
+import msgspec
+
+from domain.core import match
+from domain.core.codec import event_decoder
+from domain.core.decider import LogEntry
+from projections.log import LogLine, match_lines
+from service import views
+from service.loading import Loaded, kept_times
+from service.schemas import StreamUpdate
+from service.store import EventStore, StoredEvent
+from service.store.provisioning import warn_failed
+
+log = logging.getLogger("hearthlog.live")
+WINDOW = 64  # changes kept with their state: a follower further behind gets one merged update
+RETRY = 1.0  # seconds before a feed reads again after the store failed
+
+
+class Served(msgspec.Struct, frozen=True, kw_only=True):
+    """One update as served: the StreamUpdate and its JSON, encoded once for all its viewers."""
+
+    update: StreamUpdate
+    data: str
+
+    @property
+    def version(self) -> int:
+        """The match version after the update (its SSE id)."""
+        return self.update.version
+
+
+class Change(msgspec.Struct, kw_only=True):
+    """The events of one command (versions first..last) and the state after them."""
+
+    first: int
+    last: int
+    state: match.MatchState
+    recorded_at: datetime
+    times: dict[int, datetime]  # when the owing seats began to owe (service.loading.kept_times)
+    served: dict[int | None, Served] = {}
+
+
+class Feed:
+    """One followed match: its fold, its log entries, its recent changes, its wake-ups."""
+
+    def __init__(
+        self, store: EventStore, loaded: Loaded, heartbeat: float, window: int = WINDOW
+    ) -> None:
+        self.store, self.loaded, self.heartbeat = store, loaded, heartbeat
+        self.decoder = event_decoder(loaded.game)
+        self.state: match.MatchState | None = None
+        self.version = 0
+        self.times: dict[int, datetime] = {}
+        self.entries: list[list[LogEntry]] = []  # index v - 1: the entries of version v
+        self.changes: collections.deque[Change] = collections.deque(maxlen=window)
+        self.followers = 0
+        self.tick = asyncio.Event()  # set, then replaced, each time the feed moves on
+        self._poked = asyncio.Event()
+        self._merged: dict[tuple[int | None, int], Served] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start the feed's one reader."""
+        self._task = asyncio.get_running_loop().create_task(self._pump(), name="hearthlog-feed")
+
+    def stop(self) -> None:
+        """Stop reading (the last follower left)."""
+        if self._task is not None:
+            self._task.cancel()
+
+    def poke(self) -> None:
+        """The match may have changed: read the store soon (pokes in between merge)."""
+        self._poked.set()
+
+    async def _pump(self) -> None:
+        """Read whenever poked, and at least every heartbeat in case a notification was lost."""
+        while True:
+            self._poked.clear()
+            try:
+                self.advance(await self.store.load(self.loaded.row.match_id, after=self.version))
+            except Exception:  # the database may be away: read again a little later
+                warn_failed(log, "the live feed of %s could not read", self.loaded.row.match_id)
+                await asyncio.sleep(RETRY)
+                continue
+            try:  # not wait_for: 3.11's can lose a cancel
+                async with asyncio.timeout(self.heartbeat):
+                    await self._poked.wait()
+            except TimeoutError:
+                self._wake()  # quiet for a heartbeat: each follower sends one
+
+    def advance(self, stored: list[StoredEvent]) -> None:
+        """Fold newly read events, one change per command, and wake every follower; all or
+        nothing (an event that does not decode changes nothing)."""
+        stored = [event for event in stored if event.version > self.version]
+        if not stored:
+            return
+        decoded = {event.version: self.decoder.decode(event.data) for event in stored}
+        state, times = self.state, self.times
+        entries: list[list[LogEntry]] = []
+        changes: list[Change] = []
+        for group in _commands(stored):
+            after = self._fold(state, [decoded[event.version] for event in group], entries)
+            times = kept_times(after, times, ((e.version, e.recorded_at) for e in group))
+            changes.append(Change(first=group[0].version, last=group[-1].version, state=after,
+                                  recorded_at=group[-1].recorded_at, times=times))
+            state = after
+        self.state, self.version, self.times = state, stored[-1].version, times
+        self.entries += entries
+        self.changes.extend(changes)
+        self._merged.clear()
+        self._wake()
+
+    def _wake(self) -> None:
+        """Wake every follower: the feed moved on, or a heartbeat is due."""
+        self.tick.set()
+        self.tick = asyncio.Event()
+
+    def _fold(self, state: match.MatchState | None, events: list[Any],
+              entries: list[list[LogEntry]]) -> match.MatchState:
+        """Fold one command's events into ``state``, adding each one's log entries."""
+        for event in events:
+            entries.append(match_lines(self.loaded.game, state, event))
+            state = match.evolve(self.loaded.game, state, event)
+        if state is None:
+            raise ValueError("a command with no events")
+        return state
+
+    def updates(self, seat: int | None, sent: int, caught_up: bool) -> list[Served]:
+        """The seat's updates after version ``sent``: one per change once ``caught_up`` (it was
+        sent a change's end before), else (or when too far behind) everything in one."""
+        if sent >= self.version:
+            return []
+        kept = self.changes[0].first - 1 if self.changes else self.version
+        if not caught_up or sent < kept:
+            return [self._merged_update(seat, sent)]
+        return [self._update(change, seat) for change in self.changes if change.last > sent]
+
+    def _update(self, change: Change, seat: int | None) -> Served:
+        """One change as the seat sees it, shaped once per seat."""
+        served = change.served.get(seat)
+        if served is None:
+            served = self._shape(seat, change.first, change.last, change)
+            change.served[seat] = served
+        return served
+
+    def _merged_update(self, seat: int | None, sent: int) -> Served:
+        """Everything after ``sent`` in one update, shaped once per seat and starting point."""
+        key = (seat, sent)
+        if key not in self._merged:
+            last = self.changes[-1]
+            self._merged[key] = self._shape(seat, sent + 1, self.version, last)
+        return self._merged[key]
+
+    def _shape(self, seat: int | None, first: int, last: int, change: Change) -> Served:
+        """The update of versions first..last for a seat (None: the spectator), and its JSON."""
+        lines = [
+            LogLine(version=version, text=entry.text, private=entry.seat is not None)
+            for version in range(first, last + 1)
+            for entry in self.entries[version - 1]
+            if entry.seat is None or entry.seat == seat
+        ]
+        now = msgspec.structs.replace(self.loaded, state=change.state, version=last,
+                                      times=change.times)
+        update = StreamUpdate(first=first, version=last, log=lines,
+                              view=views.match_view(now, seat, change.recorded_at),
+                              actions=None if seat is None else views.actions(now, seat))
+        return Served(update=update, data=msgspec.json.encode(update).decode())
+
+
+def _commands(stored: list[StoredEvent]) -> list[list[StoredEvent]]:
+    """Events grouped by the command that caused them (its first event records the command)."""
+    groups: list[list[StoredEvent]] = []
+    for event in stored:
+        if not groups or "command" in event.metadata or event.version == 1:
+            groups.append([])
+        groups[-1].append(event)
+    return groups
