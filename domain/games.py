@@ -2,7 +2,7 @@
 
 ``BUILT_IN`` are the ids of the games this release is built with (the committed OpenAPI
 document describes these); a server may carry more, registered by the modules named in
-HEARTHLOG_EXTRA_GAMES (service/extra_games.py), and the test suite registers its test game.
+HEARTHLOG_EXTRA_GAMES (service/cli/extra_games.py), and the test suite registers its test game.
 """
 
 from domain import deathwick, ember, whiteout_road, wick_ember
