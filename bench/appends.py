@@ -28,7 +28,8 @@ from urllib.parse import parse_qs, urlsplit
 import asyncpg
 
 from bench import common
-from service.store import NewEvent, NewMatch, PostgresStore, StoredEvent
+from projections.summary import Summary
+from service.store import Change, NewEvent, NewMatch, PostgresStore, StoredEvent
 from service.store.provisioning import create_pool, drop_database
 from tests.replay.random_matches import play
 
@@ -50,18 +51,17 @@ INSERT INTO floor_events (match_id, version, type, data, metadata, hash)
 SELECT $1, $2, $3, $4, $5, $6 FROM head"""
 
 
-def sample() -> tuple[list[StoredEvent], dict[str, Any]]:
+def sample() -> tuple[list[StoredEvent], Summary]:
     """Real events of a 6-seat random match (after its lobby), and its last in-play summary."""
     played = play(4)
     events = [e for e in played.events if e.type not in ("match_created", "seat_joined")]
-    return events, {"names": [*"ABCDEF"], "bots": [None] * 6, "turn_seconds": None,
-                    "bot_to_act": False, "result": None}
+    return events, Summary(names=tuple("ABCDEF"), bots=(None,) * 6)
 
 
 class Ours:
     """PostgresStore.append, one match per writer."""
 
-    def __init__(self, pool: asyncpg.Pool, events: list[StoredEvent], summary: dict) -> None:
+    def __init__(self, pool: asyncpg.Pool, events: list[StoredEvent], summary: Summary) -> None:
         self.store, self.events, self.summary = PostgresStore(pool), events, summary
         self.matches: list[tuple[str, int]] = []
 
@@ -82,7 +82,8 @@ class Ours:
         match_id, version = self.matches[writer]
         event = self.events[version % len(self.events)]
         new = NewEvent(type=event.type, data=event.data, metadata=event.metadata)
-        await self.store.append(match_id, version, [new], status="playing", summary=self.summary)
+        change = Change(status="playing", summary=self.summary)
+        await self.store.append(match_id, version, [new], change)
         self.matches[writer] = (match_id, version + 1)
 
 
@@ -170,7 +171,7 @@ class Peer:
 
 
 async def one_round(url: str, writers: int, seconds: float, warmup: float,
-                    events: list[StoredEvent], summary: dict) -> list[common.Measured]:
+                    events: list[StoredEvent], summary: Summary) -> list[common.Measured]:
     """Every system once at one concurrency."""
     pool = await create_pool(url, min_size=writers, max_size=writers)
     try:

@@ -25,9 +25,10 @@ from typing import Any
 from bench import common
 from bench.matches import Played, play
 from domain.games import GAMES
+from projections.summary import Summary
 from service import auth
 from service.matches import MatchService
-from service.store import NewEvent, NewMatch, PostgresStore
+from service.store import Change, NewEvent, NewMatch, PostgresStore
 from service.store.provisioning import create_pool, drop_database
 
 GAME = GAMES["wick-and-ember"]
@@ -75,12 +76,13 @@ async def store_match(store: PostgresStore, batches: list[list[NewEvent]]) -> tu
     await store.create_match(NewMatch(
         match_id=match_id, game=GAME.id, rules_version=GAME.rules_version, seats=seats,
         practice=False, tournament=None, label=None, seed_commitment="0" * 64,
-        server_seed=bytes(32), host_token_hash=None, first=first, summary={"names": []}))
+        server_seed=bytes(32), host_token_hash=None, first=first, summary=Summary()))
     version = 1
     for n, batch in enumerate(batches[1:]):
         token = (0, auth.token_hash(TOKEN)) if n == 0 else None
-        await store.append(match_id, version, batch, status="lobby" if n < seats else "playing",
-                           summary={"names": []}, seat_token=token)
+        change = Change(status="lobby" if n < seats else "playing", summary=Summary(),
+                        seat_token=token)
+        await store.append(match_id, version, batch, change)
         version += len(batch)
     return match_id, version
 

@@ -20,7 +20,7 @@ from domain.core import match
 from domain.core.chain import GENESIS, link
 from domain.core.decider import Game
 from projections.export import MatchExport, build_export
-from projections.summary import summary
+from projections.summary import Summary, summary
 from service.matches import new_events
 from service.store import NewEvent, StoredEvent
 
@@ -36,7 +36,7 @@ class Played(msgspec.Struct, kw_only=True):
     match_id: str
     seed: bytes
     batches: list[list[NewEvent]]
-    summary: dict[str, Any]
+    summary: Summary
 
     def events(self) -> list[NewEvent]:
         """Every event, in order."""

@@ -16,6 +16,7 @@ import msgspec
 from msgspec import Meta
 
 from domain.core.match import MatchCreated
+from projections.summary import Summary
 
 FORMAT: Final = "hearthlog-match-export"
 FORMAT_VERSION = 1
@@ -117,11 +118,11 @@ def build_export(
     created_at: datetime,
     finished_at: datetime | None,
     server_seed: bytes,
-    summary: dict[str, Any],
+    summary: Summary,
     events: Sequence[Recorded],
 ) -> MatchExport:
     """The export of a finished match from its stored events and summary (names, result, seeds)."""
-    if summary.get("result") is None:
+    if summary.result is None or summary.client_seeds is None:
         raise ValueError(f"match {match_id} is not finished; its seed is still secret")
     created = msgspec.json.decode(events[0].data, type=MatchCreated)
     header = Header(
@@ -138,10 +139,10 @@ def build_export(
         label=created.label,
         created_at=created_at,
         finished_at=finished_at,
-        result=msgspec.convert(summary["result"], Result),
+        result=msgspec.convert(summary.result, Result, from_attributes=True),
         seed_commitment=created.seed_commitment,
         server_seed=server_seed.hex(),
-        client_seeds=list(summary["client_seeds"]),
+        client_seeds=list(summary.client_seeds),
         version=len(events),
         head_hash=events[-1].hash.hex(),
     )
@@ -173,12 +174,12 @@ def decode_export(text: bytes | str) -> MatchExport:
     return _decoder.decode(text)
 
 
-def players(summary: dict[str, Any]) -> list[Player]:
+def players(summary: Summary) -> list[Player]:
     """The seats in order, each with its name and its bot (None for a person)."""
-    bots = summary.get("bots") or []
+    bots = summary.bots
     return [
         Player(seat=seat, name=name, bot=bots[seat] if seat < len(bots) else None)
-        for seat, name in enumerate(summary["names"])
+        for seat, name in enumerate(summary.names)
     ]
 
 
@@ -203,10 +204,12 @@ def csv_rows(
     tournament: str | None,
     finished_at: datetime | None,
     head_hash: bytes,
-    summary: dict[str, Any],
+    summary: Summary,
 ) -> list[list[Any]]:
     """One CSV row per seat of a finished match, in CSV_COLUMNS order."""
-    result = summary["result"]
+    result = summary.result
+    if result is None:
+        raise ValueError(f"match {match_id} is not finished")
     when = finished_at.isoformat() if finished_at else ""
     return [
         [
@@ -215,8 +218,8 @@ def csv_rows(
             tournament or "",
             player.seat,
             player.name,
-            result["placements"][player.seat],
-            result["scores"][player.seat],
+            result.placements[player.seat],
+            result.scores[player.seat],
             when,
             head_hash.hex(),
             player.bot or "",

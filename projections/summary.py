@@ -2,38 +2,36 @@
 
 from __future__ import annotations
 
-from typing import Any
+import msgspec
 
 from domain.core import match
-from domain.core.decider import Game
+from domain.core.decider import Game, Outcome
 
 
-def summary(game: Game, state: match.MatchState, server_seed: bytes) -> dict[str, Any]:
-    """The inline read model: players, and once the match is over its result and its seeds.
+class Summary(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """The inline read model of one match, kept in its row (JSON) and decoded once, by the store.
 
-    The seeds are published only when the outcome is known; until then they appear nowhere.
+    In play: the names, which seats are bots, the turn clock and whether a bot is to act (the
+    server's sweep reads the last two in SQL). Once over: the names, the bots, the result and the
+    seeds, which appear nowhere before the outcome is known. A field at its default is left out
+    of the stored JSON, so a row written before a field existed reads back the same.
     """
+
+    names: tuple[str, ...] = ()
+    bots: tuple[str | None, ...] = ()
+    turn_seconds: int | None = None
+    bot_to_act: bool = False
+    result: Outcome | None = None
+    server_seed: str | None = None  # hex, published once the match is over
+    client_seeds: tuple[str | None, ...] | None = None  # likewise
+
+
+def summary(game: Game, state: match.MatchState, server_seed: bytes) -> Summary:
+    """The summary of a match in ``state``; its seeds only once the outcome is known."""
     result = match.outcome(game, state)
     if result is None:
-        return {"names": list(state.names), **_autoplay(game, state), "result": None}
-    return {
-        "names": list(state.names),
-        "bots": list(state.bots),
-        "result": {
-            "winners": list(result.winners),
-            "scores": list(result.scores),
-            "placements": list(result.placements),
-        },
-        "server_seed": server_seed.hex(),
-        "client_seeds": list(state.client_seeds),
-    }
-
-
-def _autoplay(game: Game, state: match.MatchState) -> dict[str, Any]:
-    """Which seats are bots, the turn clock, and whether a bot is to act (the server's sweep)."""
-    waiting = game.to_act(state.game) if isinstance(state, match.Table) else ()
-    return {
-        "bots": list(state.bots),
-        "turn_seconds": match.turn_seconds(state),
-        "bot_to_act": any(match.bot_of(state, seat) for seat in waiting),
-    }
+        waiting = game.to_act(state.game) if isinstance(state, match.Table) else ()
+        return Summary(names=state.names, bots=state.bots, turn_seconds=match.turn_seconds(state),
+                       bot_to_act=any(match.bot_of(state, seat) for seat in waiting))
+    return Summary(names=state.names, bots=state.bots, result=result,
+                   server_seed=server_seed.hex(), client_seeds=state.client_seeds)

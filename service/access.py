@@ -14,7 +14,7 @@ from service import auth, tickets
 from service.errors import forbidden, not_found, unauthorized
 from service.logs import current_seat
 from service.sources import Clock, wall_clock
-from service.store import EventStore
+from service.store import Secrets
 
 NEEDS_TOKEN = "send 'Authorization: Bearer <token>'"
 
@@ -30,7 +30,7 @@ class Access:
     """The token checks of every use case, over one event store; ``clock`` tells when a stream
     ticket is issued and whether it has expired (service.sources)."""
 
-    def __init__(self, store: EventStore, clock: Clock = wall_clock) -> None:
+    def __init__(self, store: Secrets, clock: Clock = wall_clock) -> None:
         self.store, self.clock = store, clock
 
     async def caller(self, match_id: str, token: str) -> Caller:

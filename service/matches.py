@@ -26,6 +26,7 @@ from service.names import nickname
 from service.reads import Reads
 from service.sources import Clock, SeedSource, secret_seed, wall_clock
 from service.store import (
+    Change,
     CommandRecord,
     DuplicateCommand,
     EventStore,
@@ -46,6 +47,18 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
     loaded: Loaded
     version: int
     answer: bytes | None = None  # the caller's encoded answer, when it cannot differ from later
+
+
+class Sent(msgspec.Struct, frozen=True):
+    """A command on its way to the rules: the seat it is for (None: the match's own, such as a
+    join or the start), and what the request said with it: its id (a retry's answer is the
+    first's), the version it was decided on, a token for the seat it takes."""
+
+    seat: int | None
+    command: Any
+    command_id: str | None = None
+    expected: int | None = None
+    token_hash: bytes | None = None
 
 
 class MatchService:
@@ -88,11 +101,11 @@ class MatchService:
     ) -> None:
         """Seat a named player at the expected version (409 if it moved): a retry never takes
         a second seat. ``token_hash`` is the seat token's (a tournament's player token)."""
-        await self._apply(match_id, None, command, token_hash=token_hash, expected=expected)
+        await self._apply(match_id, Sent(None, command, expected=expected, token_hash=token_hash))
 
     async def begin(self, match_id: str, expected: int) -> None:
         """Start a full match for its host (a tournament), at the expected version."""
-        await self._apply(match_id, None, match.StartMatch(), expected=expected)
+        await self._apply(match_id, Sent(None, match.StartMatch(), expected=expected))
 
     async def _open(self, game: Game, body: schemas.CreateMatch, match_id: str,
                     host_token_hash: bytes, invite_hash: bytes | None) -> None:
@@ -152,14 +165,14 @@ class MatchService:
         name = nickname(body.name) if body.name else ""  # "Zoë" in NFC or NFD is one name
         command = match.JoinSeat(name=name, client_seed=body.client_seed, bot=body.bot)
         hashed = auth.token_hash(token) if token else None
-        done = await self._apply(match_id, None, command, token_hash=hashed)
+        done = await self._apply(match_id, Sent(None, command, token_hash=hashed))
         return schemas.SeatAnswer(seat=len(done.loaded.state.names) - 1, token=token, bot=body.bot)
 
     async def start(self, match_id: str, token: str | None) -> schemas.MatchSummary:
         """The host starts play once every seat is taken."""
         await self.access.host(parse_id(match_id), token)
         await self._open_lobby(parse_id(match_id))
-        await self._apply(match_id, None, match.StartMatch())
+        await self._apply(match_id, Sent(None, match.StartMatch()))
         return await self.summary(match_id)
 
     async def view(self, match_id: str, token: str | None) -> schemas.MatchView:
@@ -191,9 +204,8 @@ class MatchService:
         command = None
         try:
             command = decode_command(loaded.game, body.command)
-            done = await self._apply(
-                mid, seat, command, command_id=body.command_id, expected=body.expected_version
-            )
+            done = await self._apply(mid, Sent(seat, command, command_id=body.command_id,
+                                               expected=body.expected_version))
         except (DuplicateCommand, ServiceError):
             # A copy of this command (same id) may have been played before, or won the race,
             # here or on another server: then this copy is refused (a clash, not your turn, a
@@ -211,17 +223,17 @@ class MatchService:
     async def concede(self, match_id: str, token: str | None) -> schemas.CommandAnswer:
         """The caller's seat gives up the match."""
         seat = await self.access.seat(parse_id(match_id), token)
-        done = await self._apply(match_id, seat, Concede())
+        done = await self._apply(match_id, Sent(seat, Concede()))
         return self._answer(done, seat)
 
     async def concede_for(self, match_id: str, seat: int) -> None:
         """Concede for a seat (a tournament's organizer forfeits a no-show): the match's own
         Concede command, so the result stays a verifiable match result."""
-        await self._apply(match_id, seat, Concede())
+        await self._apply(match_id, Sent(seat, Concede()))
 
     async def act_for(self, match_id: str, seat: int | None, command: Any, expected: int) -> int:
         """The server acts (for a bot, or for a seat out of time) through the one command path."""
-        return (await self._apply(match_id, seat, command, expected=expected)).version
+        return (await self._apply(match_id, Sent(seat, command, expected=expected))).version
 
     async def server_seed(self, match_id: str) -> bytes:
         """The match's secret server seed, for the server's own bots (never shown while in play)."""
@@ -280,16 +292,7 @@ class MatchService:
             )
         return record.status_code, record.response
 
-    async def _apply(
-        self,
-        match_id: str,
-        seat: int | None,
-        command: Any,
-        *,
-        command_id: str | None = None,
-        expected: int | None = None,
-        token_hash: bytes | None = None,
-    ) -> Outcome:
+    async def _apply(self, match_id: str, sent: Sent) -> Outcome:
         """Decide and append; on a version clash, decide again on the new state (bounded).
 
         The first try decides on the state this process last knew, without asking the database:
@@ -297,59 +300,37 @@ class MatchService:
         ever given after deciding again on a freshly loaded state.
         """
         mid = parse_id(match_id)
-        attempt = {"seat": seat, "command": command, "command_id": command_id,
-                   "expected": expected, "token_hash": token_hash}
         known = self.cache.known(mid)
         if known is not None:
             with contextlib.suppress(ServiceError, VersionConflict):
-                return await self._attempt(known, **attempt)
+                return await self._attempt(known, sent)
         for _ in range(RETRIES):
             try:
-                return await self._attempt(await self.cache.load(mid), **attempt)
+                return await self._attempt(await self.cache.load(mid), sent)
             except VersionConflict as clash:
-                if expected is not None:
-                    raise version_clash(expected, clash.current) from None
+                if sent.expected is not None:
+                    raise version_clash(sent.expected, clash.current) from None
         raise ServiceError(503, "the match is too busy right now; try again", retry_after=1)
 
-    async def _attempt(
-        self,
-        loaded: Loaded,
-        *,
-        seat: int | None,
-        command: Any,
-        command_id: str | None,
-        expected: int | None,
-        token_hash: bytes | None,
-    ) -> Outcome:
+    async def _attempt(self, loaded: Loaded, sent: Sent) -> Outcome:
         """Decide on ``loaded`` and append at its version; VersionConflict if it was not current."""
         mid = loaded.row.match_id
-        if expected is not None and expected != loaded.version:
-            raise version_clash(expected, loaded.version)
+        if sent.expected is not None and sent.expected != loaded.version:
+            raise version_clash(sent.expected, loaded.version)
         seed = await self._server_seed(mid)
         with rule_errors():
-            events, state = match.decide_and_evolve(loaded.game, loaded.state, seat, command, seed)
+            events, state = match.decide_and_evolve(loaded.game, loaded.state, sent.seat,
+                                                    sent.command, seed)
         written = range(loaded.version + 1, loaded.version + len(events) + 1)
         stamp = self.clock()
         after = Loaded(row=_stamped(loaded.row, stamp), game=loaded.game, state=state,
                        version=loaded.version + len(events),
                        times=kept_times(state, loaded.times, ((v, stamp) for v in written)))
-        record = None
-        if command_id is not None and seat is not None:
-            answer = self._answer(Outcome(loaded=after, version=after.version), seat)
-            record = CommandRecord(command_id=command_id, seat=seat, response=encode(answer),
-                                   status_code=200, version=after.version)
+        record = self._record(after, sent)
         stored = await self.store.append(
-            mid,
-            loaded.version,
-            new_events(events, seat=seat, command=command, command_id=command_id),
-            status=match.status(loaded.game, state),
-            summary=summarise(loaded.game, state, seed),
-            seats_taken=len(state.names),
-            finished=match.status(loaded.game, state) == "finished",
-            seat_token=(len(state.names) - 1, token_hash) if token_hash else None,
-            command=record,
-            owed=owed_since(state),
-        )
+            mid, loaded.version,
+            new_events(events, seat=sent.seat, command=sent.command, command_id=sent.command_id),
+            change_of(after, seed, sent, record))
         if stored:
             at = stored[-1].recorded_at
             times = kept_times(state, loaded.times, ((v, at) for v in written))
@@ -359,6 +340,14 @@ class MatchService:
         unclocked = record is not None and match.turn_seconds(state) is None
         reused = record.response if record is not None and unclocked else None
         return Outcome(loaded=after, version=after.version, answer=reused)
+
+    def _record(self, after: Loaded, sent: Sent) -> CommandRecord | None:
+        """The first answer to a seat's command sent with an id, kept for its retries."""
+        if sent.command_id is None or sent.seat is None:
+            return None
+        answer = self._answer(Outcome(loaded=after, version=after.version), sent.seat)
+        return CommandRecord(command_id=sent.command_id, seat=sent.seat, response=encode(answer),
+                             status_code=200, version=after.version)
 
     async def _server_seed(self, match_id: str) -> bytes:
         """The match's secret server seed (kept in memory once read; never shown while in play)."""
@@ -386,6 +375,20 @@ def decode_command(game: Game, command: dict[str, Any]) -> Any:
         return as_typed(command_decoder(game), command)
     except msgspec.ValidationError as error:
         raise ServiceError(422, f"invalid command: {error}") from None
+
+
+def change_of(after: Loaded, seed: bytes, sent: Sent, record: CommandRecord | None) -> Change:
+    """What the append changes beside the events: the row's read model as of ``after``, the
+    seat token of a seat just taken, the command's first answer, who owes a move since when."""
+    state, token_hash = after.state, sent.token_hash
+    return Change(
+        status=match.status(after.game, state),
+        summary=summarise(after.game, state, seed),
+        seats_taken=len(state.names),
+        seat_token=(len(state.names) - 1, token_hash) if token_hash else None,
+        command=record,
+        owed=owed_since(state),
+    )
 
 
 def _stamped(row: MatchRow, at: datetime) -> MatchRow:

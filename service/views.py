@@ -12,30 +12,32 @@ from projections.log import seat_log
 from service import schemas
 from service.clock import deadlines
 from service.loading import Loaded, decode_events
+from service.store import MatchRow
 
 
-def summary(row: Any, lobby_for: timedelta | None = None) -> schemas.MatchSummary:
+def summary(row: MatchRow, lobby_for: timedelta | None = None) -> schemas.MatchSummary:
     """The public summary of a stored match row (a lobby's with when it expires)."""
-    stored = row.summary or {}
-    lobby = lobby_for is not None and row.status == "lobby"
-    expires = row.created_at + lobby_for if lobby else None
-    result = stored.get("result")
+    stored = row.summary
+    in_lobby = lobby_for is not None and row.status == "lobby"
+    expires = row.created_at + lobby_for if lobby_for is not None and in_lobby else None
+    result = stored.result
     return schemas.MatchSummary(
         match_id=str(row.match_id),
         game=row.game,
         rules_version=row.rules_version,
         status=row.status,
         seats=row.seats,
-        players=players(stored.get("names", []), stored.get("bots", [])),
+        players=players(stored.names, stored.bots),
         practice=row.practice,
         private=row.private,
         tournament=row.tournament,
         label=row.label,
         version=row.version,
         seed_commitment=row.seed_commitment,
-        server_seed=stored.get("server_seed"),
-        client_seeds=stored.get("client_seeds"),
-        result=None if result is None else msgspec.convert(result, schemas.ResultInfo),
+        server_seed=stored.server_seed,
+        client_seeds=None if stored.client_seeds is None else list(stored.client_seeds),
+        result=None if result is None else msgspec.convert(result, schemas.ResultInfo,
+                                                           from_attributes=True),
         created_at=row.created_at,
         finished_at=row.finished_at,
         expires_at=expires,

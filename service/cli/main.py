@@ -391,7 +391,7 @@ def play(args: argparse.Namespace) -> int:
     return play_seat(args)
 
 
-def add_play(commands: argparse._SubParsersAction) -> None:
+def add_play(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The `play` subcommand: join a seat (--name) or take yours back (--seat-token)."""
     sub = commands.add_parser("play", help="play a seat of a match from this terminal")
     sub.add_argument("url", metavar="URL", help="the server, e.g. http://127.0.0.1:8000")

@@ -10,9 +10,10 @@ import multiprocessing
 import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any
 
 import asyncpg
-from litestar import Litestar, Request, Response, get
+from litestar import Litestar, Response, get
 from litestar.config.cors import CORSConfig
 from litestar.exceptions import HTTPException
 from litestar.openapi import OpenAPIConfig
@@ -20,7 +21,7 @@ from litestar.openapi.plugins import JsonRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 
 from service.errors import ServiceError
-from service.http.api.common import errors
+from service.http.api.common import AnyRequest, errors
 from service.http.api.docs_page import PinnedScalar
 from service.http.api.documents import TypedCommands, described_bodies, map_discriminators
 from service.http.api.exports import ExportController
@@ -43,7 +44,7 @@ MAX_BODY = 64 * 1024
 log = logging.getLogger("hearthlog")
 
 
-def service_error(_: Request, error: ServiceError) -> Response:
+def service_error(_: AnyRequest, error: ServiceError) -> Response[Any]:
     """A refused request: its status and a message naming the problem."""
     retry = error.extra.get("retry_after")
     headers = {"Retry-After": str(retry)} if retry is not None else {}
@@ -53,7 +54,7 @@ def service_error(_: Request, error: ServiceError) -> Response:
     return Response(content=body, status_code=error.status, headers=headers)
 
 
-def database_down(_: Request, error: Exception) -> Response:
+def database_down(_: AnyRequest, error: Exception) -> Response[Any]:
     """The database did not answer, or had no room for another session (UNAVAILABLE): 503,
     try again shortly; nothing was acknowledged."""
     log.warning("database unavailable: %s", type(error).__name__)
@@ -61,14 +62,14 @@ def database_down(_: Request, error: Exception) -> Response:
                                          retry_after=1))
 
 
-def unreadable(_: Request, error: Exception) -> Response:
+def unreadable(_: AnyRequest, error: Exception) -> Response[Any]:
     """JSON nested too deeply to read, or a value Postgres cannot take (a NUL, a huge number)."""
     if isinstance(error, RecursionError):
         return service_error(_, ServiceError(400, "the JSON is nested too deeply"))
     return service_error(_, ServiceError(400, f"a value in the request cannot be used: {error}"))
 
 
-def internal_error(request: Request, error: Exception) -> Response:
+def internal_error(request: AnyRequest, error: Exception) -> Response[Any]:
     """A failure we did not foresee: its traceback goes to the server log, the caller gets 500."""
     log.error("unhandled %s on %s %s", type(error).__name__, request.method,
               logged_path(request.scope, request.url.path), exc_info=error)
@@ -76,18 +77,18 @@ def internal_error(request: Request, error: Exception) -> Response:
     return Response(content=body, status_code=500)
 
 
-def bad_request(request: Request, error: HTTPException) -> Response:
+def bad_request(request: AnyRequest, error: HTTPException) -> Response[Any]:
     """A 400 from litestar (a body that is not JSON, a parameter of the wrong type), its
     message naming what is wrong rather than only the route."""
     extra = error.extra if isinstance(error.extra, list) and error.extra else None
     detail = "; ".join(map(named, extra)) if extra else plain_json_error(error.detail)
-    body: dict = {"status_code": 400, "detail": detail}
+    body: dict[str, Any] = {"status_code": 400, "detail": detail}
     if extra:
         body["extra"] = extra
     return Response(content=body, status_code=400)
 
 
-def named(problem: dict) -> str:
+def named(problem: dict[str, Any]) -> str:
     """One of litestar's validation problems, as a sentence naming the body or the parameter."""
     key, message = problem.get("key"), str(problem.get("message"))
     source = str(getattr(problem.get("source"), "value", problem.get("source")))
@@ -113,14 +114,14 @@ def plain_json_error(detail: str) -> str:
     return detail
 
 
-def too_large(_: Request, __: Exception) -> Response:
+def too_large(_: AnyRequest, __: Exception) -> Response[Any]:
     """413, naming the limit."""
     return service_error(_, ServiceError(413, f"the body is larger than {MAX_BODY // 1024} KiB"))
 
 
 @get("/health", operation_id="health", summary="Liveness and database check",
      responses=errors(503), tags=["service"])
-async def health(request: Request) -> Health:
+async def health(request: AnyRequest) -> Health:
     """Answers when the service and its database do."""
     try:
         await services(request.app).pool.fetchval("SELECT 1")

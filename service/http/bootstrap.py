@@ -27,7 +27,7 @@ from service.live.hub import Hub, Listener, Settings
 from service.live.probing import Probing
 from service.live.sweep import Sweep
 from service.matches import MatchService
-from service.reads import Reads
+from service.reads import Reads, RoutedExports
 from service.sources import Clock, SeedSource
 from service.store import PostgresStore
 from service.store.migrations import apply_migrations
@@ -44,6 +44,7 @@ class Services:
 
     pool: asyncpg.Pool  # the primary's
     matches: MatchService
+    exports: RoutedExports  # finished matches' exports and replays, each on the database it suits
     tournaments: TournamentService
     rounds: Rounds
     hub: Hub  # live play: one feed per followed match
@@ -85,7 +86,8 @@ async def bootstrap(
             for loop in loops:
                 loop.start()
             try:
-                yield Services(pool=pool, matches=matches, tournaments=tournaments, rounds=rounds,
+                yield Services(pool=pool, matches=matches, exports=RoutedExports(reads),
+                               tournaments=tournaments, rounds=rounds,
                                hub=hub, live=live, limits=limits,
                                stream_slots=StreamSlots(limits))
             finally:

@@ -28,7 +28,7 @@ from projections.log import LogLine, match_lines
 from service import views
 from service.loading import Loaded, kept_times
 from service.schemas import StreamUpdate
-from service.store import EventStore, StoredEvent
+from service.store import EventLog, StoredEvent
 from service.store.provisioning import warn_failed
 
 log = logging.getLogger("hearthlog.live")
@@ -63,7 +63,7 @@ class Feed:
     """One followed match: its fold, its log entries, its recent changes, its wake-ups."""
 
     def __init__(
-        self, store: EventStore, loaded: Loaded, heartbeat: float, window: int = WINDOW
+        self, store: EventLog, loaded: Loaded, heartbeat: float, window: int = WINDOW
     ) -> None:
         self.store, self.loaded, self.heartbeat = store, loaded, heartbeat
         self.decoder = event_decoder(loaded.game)

@@ -10,7 +10,7 @@ import logging
 
 from service.background import Background
 from service.live.bots import BotRunner
-from service.store import EventStore
+from service.store import MatchRows
 from service.store.provisioning import warn_failed
 
 log = logging.getLogger("hearthlog.clock")
@@ -22,7 +22,7 @@ class Sweep(Background):
     name = "hearthlog-clock-sweep"
 
     def __init__(
-        self, store: EventStore, bots: BotRunner, bot_delay: float, interval: float
+        self, store: MatchRows, bots: BotRunner, bot_delay: float, interval: float
     ) -> None:
         self.store, self.bots = store, bots
         self.bot_delay, self.interval = bot_delay, interval

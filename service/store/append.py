@@ -34,8 +34,10 @@ from datetime import datetime
 from typing import Any
 
 import asyncpg
+import msgspec
 
 from domain.core.chain import chain
+from service.store.records import Change, OwedSince
 
 log = logging.getLogger("hearthlog.store")
 
@@ -154,16 +156,23 @@ async def read_head(pool: asyncpg.Pool, key: uuid.UUID) -> tuple[int | None, byt
     return (None, None) if row is None else (row["version"], row["head_hash"])
 
 
+def row_of(change: Change) -> Row:
+    """The match row's read model an append writes (the summary as its JSON bytes)."""
+    return (change.status, msgspec.json.encode(change.summary), change.seats_taken,
+            change.finished)
+
+
 async def append_once(pool: asyncpg.Pool, key: uuid.UUID, expected: int, head: bytes,
-                      events: list[Any], row: Row | None, seat_token: tuple[int, bytes] | None,
-                      command: Any, owed: tuple[int | None, int | None] = (None, None),
+                      events: list[Any], change: Change, row: Row | None,
                       ) -> tuple[datetime, list[bytes]]:
-    """Run the statement once, chaining from ``head``, writing ``row`` unless it is None, and
-    the versions the longest-owing seat and bot seat began to owe at; Refused when it hit no
-    head."""
+    """Run the statement once, chaining from ``head``, writing the change (its row only when
+    ``row`` is given) and the versions the longest-owing seat and bot seat began to owe at;
+    Refused when it hit no head."""
     hashes = chain([event.data for event in events], head)
+    owed = change.owed or OwedSince()
+    seat_token, command = change.seat_token, change.command
     args: list[Any] = [key, expected, expected + len(events), hashes[-1] if hashes else head,
-                       head, *owed]
+                       head, owed.clock, owed.bots]
     if row is not None:
         args += row
     args += _event_args(expected, events, hashes)

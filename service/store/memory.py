@@ -10,7 +10,9 @@ from typing import Any
 import msgspec
 
 from domain.core.chain import GENESIS, chain, link
+from projections.summary import Summary
 from service.store import (
+    Change,
     CommandRecord,
     DuplicateCommand,
     ExportFilter,
@@ -92,7 +94,7 @@ class MemoryStore:
             version=1,
             head_hash=head,
             seed_commitment=new.seed_commitment,
-            summary=_copy(new.summary),
+            summary=_stored_summary(new.summary),
             created_at=now,
             updated_at=now,
             finished_at=None,
@@ -104,49 +106,40 @@ class MemoryStore:
         return event
 
     async def append(
-        self,
-        match_id: str,
-        expected_version: int,
-        events: list[NewEvent],
-        *,
-        status: str,
-        summary: dict[str, Any],
-        seats_taken: int | None = None,
-        finished: bool = False,
-        seat_token: tuple[int, bytes] | None = None,
-        command: CommandRecord | None = None,
-        owed: OwedSince | None = None,
+        self, match_id: str, expected: int, events: list[NewEvent], change: Change
     ) -> list[StoredEvent]:
         """Check everything first, then change everything, so nothing partial lands."""
         match = self._find(match_id)
         if match is None:
             raise UnknownMatch(match_id)
-        check_write(status, events)
-        _check_unique(match, expected_version, seat_token, command)
+        check_write(change.status, events)
+        _check_unique(match, expected, change.seat_token, change.command)
         now = self._now()
         hashes = chain([event.data for event in events], match.row.head_hash)
         new = [
-            _stored(match.row.match_id, expected_version + n, event, now, h)
+            _stored(match.row.match_id, expected + n, event, now, h)
             for n, (event, h) in enumerate(zip(events, hashes, strict=True), start=1)
         ]
-        owed = owed or OwedSince()
-        since = [_since(match, v, expected_version, now) for v in (owed.clock, owed.bots)]
+        owed = change.owed or OwedSince()
+        since = [_since(match, v, expected, now) for v in (owed.clock, owed.bots)]
         match.events.extend(new)
         match.row = msgspec.structs.replace(
             match.row,
             owed_since=since[0],
             bot_owed_since=since[1],
-            version=expected_version + len(events),
+            version=expected + len(events),
             head_hash=hashes[-1] if hashes else match.row.head_hash,
-            status=status,
-            summary=_copy(summary),
+            status=change.status,
+            summary=_stored_summary(change.summary),
             updated_at=now,
-            seats_taken=match.row.seats_taken if seats_taken is None else seats_taken,
-            finished_at=match.row.finished_at or (now if finished else None),
+            seats_taken=match.row.seats_taken if change.seats_taken is None else change.seats_taken,
+            finished_at=match.row.finished_at or (now if change.finished else None),
         )
-        if seat_token is not None:
-            match.tokens[seat_token[0]] = seat_token[1]
-        if command is not None:
+        if change.seat_token is not None:
+            seat, token_hash = change.seat_token
+            match.tokens[seat] = token_hash
+        if change.command is not None:
+            command = change.command
             match.commands[command.command_id] = msgspec.structs.replace(command, recorded_at=now)
         return new
 
@@ -286,6 +279,11 @@ def _since(match: _Match, version: int | None, expected: int, now: datetime) -> 
     if version is None:
         return None
     return now if version > expected else match.events[version - 1].recorded_at
+
+
+def _stored_summary(summary: Summary) -> Summary:
+    """The summary as a JSON round trip gives it back, as the Postgres store's does."""
+    return msgspec.json.decode(msgspec.json.encode(summary), type=Summary)
 
 
 def _copy(value: dict[str, Any]) -> dict[str, Any]:

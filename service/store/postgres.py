@@ -25,6 +25,7 @@ from service.store.lru import Lru
 from service.store.protocol import check_write, match_uuid
 from service.store.records import (
     CHANNEL,
+    Change,
     CommandRecord,
     DuplicateCommand,
     ExportFilter,
@@ -32,7 +33,6 @@ from service.store.records import (
     MatchRow,
     NewEvent,
     NewMatch,
-    OwedSince,
     StoredEvent,
     StoreError,
     UnknownMatch,
@@ -99,42 +99,28 @@ class PostgresStore:
         return _stored(str(key), 1, first, created_at, head)
 
     async def append(
-        self,
-        match_id: str,
-        expected_version: int,
-        events: list[NewEvent],
-        *,
-        status: str,
-        summary: dict[str, Any],
-        seats_taken: int | None = None,
-        finished: bool = False,
-        seat_token: tuple[int, bytes] | None = None,
-        command: CommandRecord | None = None,
-        owed: OwedSince | None = None,
+        self, match_id: str, expected: int, events: list[NewEvent], change: Change
     ) -> list[StoredEvent]:
-        """Append at ``expected_version`` with everything that goes with it, or write nothing."""
+        """Append at ``expected`` with everything the change says goes with it, or write
+        nothing."""
         key = match_uuid(match_id)
         if key is None:
             raise UnknownMatch(match_id)
-        check_write(status, events)
-        row = (status, msgspec.json.encode(summary), seats_taken, finished)
-        since = (None, None) if owed is None else (owed.clock, owed.bots)
-        now, hashes = await self._append_once(key, expected_version, events, row, seat_token,
-                                              command, since)
+        check_write(change.status, events)
+        now, hashes = await self._append_once(key, expected, events, change)
         canonical = str(key)
         if hashes:
-            self.announcer.announce(f"{canonical}:{expected_version + len(events)}")
+            self.announcer.announce(f"{canonical}:{expected + len(events)}")
         return [
-            _stored(canonical, expected_version + n, e, now, h)
+            _stored(canonical, expected + n, e, now, h)
             for n, (e, h) in enumerate(zip(events, hashes, strict=True), start=1)
         ]
 
     async def _append_once(
-        self, key: uuid.UUID, expected: int, events: list[NewEvent], row: pg_append.Row,
-        seat_token: tuple[int, bytes] | None, command: CommandRecord | None,
-        since: tuple[int | None, int | None] = (None, None),
+        self, key: uuid.UUID, expected: int, events: list[NewEvent], change: Change
     ) -> tuple[datetime, list[bytes]]:
         """One statement chained from the known head; once more if that head was not current."""
+        row = pg_append.row_of(change)
         head = self.heads.get(key, expected)
         if head is None:
             head = _checked(key, expected, *await pg_append.read_head(self.pool, key))
@@ -142,12 +128,12 @@ class PostgresStore:
             try:
                 changed = None if self.heads.row(key, expected, head) == row else row
                 now, hashes = await pg_append.append_once(
-                    self.pool, key, expected, head, events, changed, seat_token, command, since)
+                    self.pool, key, expected, head, events, change, changed)
             except pg_append.Refused as refused:
                 head = _checked(key, expected, refused.version, refused.head)
                 self.heads.put(key, expected, head)
             except asyncpg.UniqueViolationError as error:
-                raise _unique_refusal(key, error, command) from error
+                raise _unique_refusal(key, error, change.command) from error
             else:
                 after = hashes[-1] if hashes else head
                 self.heads.put(key, expected + len(events), after, row)

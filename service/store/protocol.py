@@ -6,48 +6,43 @@ import functools
 import uuid
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Protocol
 
 import msgspec
 
 from service.store.records import (
     STATUSES,
+    Change,
     CommandRecord,
     ExportFilter,
     FinishedMatch,
     MatchRow,
     NewEvent,
     NewMatch,
-    OwedSince,
     StoredEvent,
     StoreError,
 )
 from service.store.snapshots import Snapshot
 
 
-class EventStore(Protocol):
-    """What the application needs from a store; every backend passes the same contract tests."""
+class EventLog(Protocol):
+    """Each match's events, in order, appended at an expected version with their ``Change``."""
 
     async def create_match(self, new: NewMatch) -> StoredEvent: ...
 
     async def append(
-        self,
-        match_id: str,
-        expected_version: int,
-        events: list[NewEvent],
-        *,
-        status: str,
-        summary: dict[str, Any],
-        seats_taken: int | None = None,
-        finished: bool = False,
-        seat_token: tuple[int, bytes] | None = None,
-        command: CommandRecord | None = None,
-        owed: OwedSince | None = None,
+        self, match_id: str, expected: int, events: list[NewEvent], change: Change
     ) -> list[StoredEvent]: ...
 
     async def load(
         self, match_id: str, after: int = 0, upto: int | None = None
     ) -> list[StoredEvent]: ...
+
+    async def find_command(self, match_id: str, command_id: str) -> CommandRecord | None: ...
+
+
+class MatchRows(Protocol):
+    """The matches' rows (the read model an append keeps): one, a page, the finished, the due."""
 
     async def get_match(self, match_id: str) -> MatchRow | None: ...
 
@@ -62,7 +57,19 @@ class EventStore(Protocol):
         offset: int = 0,
     ) -> list[MatchRow]: ...
 
-    async def find_command(self, match_id: str, command_id: str) -> CommandRecord | None: ...
+    def finished_matches(
+        self, filters: ExportFilter, *, events: bool = True
+    ) -> AsyncIterator[FinishedMatch]: ...
+
+    async def count_finished(self, filters: ExportFilter) -> int: ...
+
+    async def due_matches(self, *, bot_delay: float, limit: int = 100) -> list[str]: ...
+
+
+class Secrets(Protocol):
+    """What is never shown: the server seed (until the match is over) and the tokens' hashes."""
+
+    async def server_seed(self, match_id: str) -> bytes | None: ...
 
     async def seat_for_token(self, match_id: str, token_hash: bytes) -> int | None: ...
 
@@ -72,21 +79,20 @@ class EventStore(Protocol):
 
     async def invite_hash(self, match_id: str) -> bytes | None: ...
 
-    async def server_seed(self, match_id: str) -> bytes | None: ...
 
-    def finished_matches(
-        self, filters: ExportFilter, *, events: bool = True
-    ) -> AsyncIterator[FinishedMatch]: ...
-
-    async def count_finished(self, filters: ExportFilter) -> int: ...
-
-    async def due_matches(self, *, bot_delay: float, limit: int = 100) -> list[str]: ...
+class Snapshots(Protocol):
+    """Folded states kept as a cache of their events (service.store.snapshots)."""
 
     async def save_snapshot(
         self, match_id: str, version: int, fingerprint: str, state: bytes
     ) -> None: ...
 
     async def latest_snapshot(self, match_id: str) -> Snapshot | None: ...
+
+
+class EventStore(EventLog, MatchRows, Secrets, Snapshots, Protocol):
+    """Everything the application needs from a store, by job; every backend (memory, Postgres)
+    keeps it all and passes the same contract suite (tests/store/contract.py)."""
 
 
 @functools.lru_cache(maxsize=20_000)
@@ -119,7 +125,7 @@ def due_at(row: MatchRow, bot_delay: float) -> datetime | None:
     it began to owe, or the longest-owing seat's turn clock running out; None: never."""
     if row.status != "playing":
         return None
-    clock = row.summary.get("turn_seconds")
+    clock = row.summary.turn_seconds
     dues = [
         row.bot_owed_since + timedelta(seconds=bot_delay) if row.bot_owed_since else None,
         row.owed_since + timedelta(seconds=clock) if row.owed_since and clock is not None else None,

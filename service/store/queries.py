@@ -8,6 +8,7 @@ from typing import Any
 import asyncpg
 import msgspec
 
+from projections.summary import Summary
 from service.store.records import ExportFilter, FinishedMatch, MatchRow, StoredEvent
 
 # A match row with its head (version, head hash, time of the last append), kept apart in
@@ -95,6 +96,7 @@ def match_row(row: asyncpg.Record) -> MatchRow:
     """A MatchRow from a database row."""
     values = dict(row)
     values["match_id"] = str(values["match_id"])
+    values["summary"] = msgspec.convert(values["summary"], Summary)
     return MatchRow(**values)
 
 
@@ -107,6 +109,7 @@ def _finished(record: asyncpg.Record, with_events: bool) -> FinishedMatch:
     """A FinishedMatch from one row of the export query."""
     values = dict(record)
     values["match_id"] = str(values["match_id"])
+    values["summary"] = msgspec.convert(values["summary"], Summary)
     row = MatchRow(**{field: values[field] for field in MatchRow.__struct_fields__})
     events = _events(row.match_id, values) if with_events else []
     return FinishedMatch(row=row, server_seed=values["server_seed"], events=events)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
-STATUSES = ("lobby", "playing", "finished")
+from projections.summary import Summary
+
+Status = Literal["lobby", "playing", "finished"]
+STATUSES: tuple[Status, ...] = ("lobby", "playing", "finished")
 CHANNEL = "hearthlog"  # Postgres announces each committed append here as <match_id>:<version>
 
 
@@ -34,7 +37,7 @@ class NewMatch(msgspec.Struct, frozen=True, kw_only=True):
     host_token_hash: bytes | None
     first: NewEvent
     invite_hash: bytes | None = None  # a private table's invite (SHA-256), else None
-    summary: dict[str, Any]
+    summary: Summary
 
 
 class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
@@ -58,13 +61,31 @@ class OwedSince(msgspec.Struct, frozen=True, kw_only=True):
     bots: int | None = None
 
 
+class Change(msgspec.Struct, frozen=True, kw_only=True):
+    """What an append changes beside the events, all in the same transaction: the match row's
+    read model (its status, summary and seats taken; finished once the status is), the seat token
+    of a seat just taken, the first answer to the command, and who owes a move since when."""
+
+    status: Status
+    summary: Summary
+    seats_taken: int | None = None  # None: as the row has it
+    seat_token: tuple[int, bytes] | None = None  # (seat, SHA-256 of its token)
+    command: CommandRecord | None = None
+    owed: OwedSince | None = None
+
+    @property
+    def finished(self) -> bool:
+        """Whether this append ends the match (its finish time is then recorded)."""
+        return self.status == "finished"
+
+
 class MatchRow(msgspec.Struct, frozen=True, kw_only=True):
     """A match's row without its secrets (server seed, host token hash)."""
 
     match_id: str
     game: str
     rules_version: str
-    status: str
+    status: Status
     seats: int
     seats_taken: int
     practice: bool
@@ -73,7 +94,7 @@ class MatchRow(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     head_hash: bytes
     seed_commitment: str
-    summary: dict[str, Any]
+    summary: Summary
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None

@@ -7,7 +7,6 @@ always follows from results anyone can verify in the match exports.
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 import msgspec
 
@@ -83,8 +82,8 @@ class Held(msgspec.Struct, frozen=True, kw_only=True):
     def placements(self, match_id: str) -> list[int] | None:
         """A finished table's placements by seat, as its match's result records them."""
         row = self.matches.get(match_id)
-        result = row.summary.get("result") if row is not None and row.status == "finished" else None
-        return None if not result else list(result["placements"])
+        result = row.summary.result if row is not None and row.status == "finished" else None
+        return None if result is None else list(result.placements)
 
     def total(self) -> int | None:
         """How many rounds the tournament has (None while the entrants are not all known)."""
@@ -137,8 +136,8 @@ def round_info(held: Held, number: int) -> ts.RoundInfo:
 
 def _result(row: MatchRow | None) -> ResultInfo | None:
     """A finished match's result."""
-    result: Any = row.summary.get("result") if row is not None else None
-    return msgspec.convert(result, ResultInfo) if result else None
+    result = row.summary.result if row is not None else None
+    return None if result is None else msgspec.convert(result, ResultInfo, from_attributes=True)
 
 
 def tournament_info(held: Held, seed: bytes | None) -> ts.TournamentInfo:

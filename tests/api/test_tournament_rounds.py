@@ -55,7 +55,7 @@ async def test_a_round_stored_but_not_made_is_made_once_by_racing_settles(pool):
     for table in held.pairing(1).tables:
         row = held.matches[held.rounds[0].matches[table.number]]
         assert row.status == "playing"
-        assert row.summary["names"] == [names[n] for n in table.seats]
+        assert row.summary.names == tuple(names[n] for n in table.seats)
         assert row.label == f"round 1 table {table.number}"
 
 
@@ -115,7 +115,8 @@ async def test_an_entrant_withdrawing_while_its_table_is_being_made_is_conceded_
     held = await rounds.settle(await rounds.service.held(tid))
     row = held.matches[mid]
     seat = held.pairing(1).tables[0].seats.index(0)
-    assert row.status == "finished" and row.summary["result"]["placements"][seat] == 2
+    assert row.status == "finished" and row.summary.result is not None
+    assert row.summary.result.placements[seat] == 2
     events = await rounds.matches.store.load(mid)
     assert sum(e.type == "seat_conceded" for e in events) == 1
 

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import asyncpg
 import msgspec
 import pytest
 
+from projections.summary import Summary
 from service.store import (
     CHANNEL,
+    Change,
     EventStore,
     NewEvent,
     OwedSince,
@@ -18,7 +19,10 @@ from service.store import (
     VersionConflict,
 )
 from service.store.memory import MemoryStore
-from tests.store.test_store_contract import new_match
+from service.store.records import Status
+from tests.store.contract import new_match
+
+PLAYING = Change(status="playing", summary=Summary())
 
 
 @pytest.fixture(params=["memory", "postgres"])
@@ -36,19 +40,20 @@ def played(card: int) -> NewEvent:
     )
 
 
-async def in_state(store: EventStore, status: str, owed: OwedSince | None = None,
-                   **summary: Any) -> str:
-    """A match appended to once, left with this status and summary, its seats owing since the
-    append (``owed``: the versions they began at)."""
+async def in_state(store: EventStore, status: Status, owed: OwedSince | None = None,
+                   summary: Summary | None = None) -> str:
+    """A match appended to once, left with this status and summary (none: the empty one), its
+    seats owing since the append (``owed``: the versions they began at)."""
     match_id = await new_match(store)
-    await store.append(match_id, 1, [played(1)], status=status, summary=summary, owed=owed)
+    change = Change(status=status, summary=summary or Summary(), owed=owed)
+    await store.append(match_id, 1, [played(1)], change)
     return match_id
 
 
 async def test_a_bot_to_act_is_due_once_its_delay_has_passed(store: EventStore) -> None:
     """Given a match in play with a bot seat owing, then it is due with no delay, not with an
     hour."""
-    match_id = await in_state(store, "playing", OwedSince(bots=2), turn_seconds=None)
+    match_id = await in_state(store, "playing", OwedSince(bots=2), Summary(turn_seconds=None))
 
     assert await store.due_matches(bot_delay=0) == [match_id]
     assert await store.due_matches(bot_delay=3600) == []
@@ -56,18 +61,18 @@ async def test_a_bot_to_act_is_due_once_its_delay_has_passed(store: EventStore) 
 
 async def test_a_clock_is_due_once_its_turn_seconds_have_passed(store: EventStore) -> None:
     """Given matches in play with a run-out clock and a long clock, then only the first is due."""
-    ran_out = await in_state(store, "playing", OwedSince(clock=2), turn_seconds=0)
-    await in_state(store, "playing", OwedSince(clock=2), turn_seconds=3600)
+    ran_out = await in_state(store, "playing", OwedSince(clock=2), Summary(turn_seconds=0))
+    await in_state(store, "playing", OwedSince(clock=2), Summary(turn_seconds=3600))
 
     assert await store.due_matches(bot_delay=3600) == [ran_out]
 
 
 async def test_only_matches_in_play_are_ever_due(store: EventStore) -> None:
     """Given a lobby, a finished match and one without bots or clock, then none is due."""
-    await in_state(store, "lobby", OwedSince(clock=2, bots=2), turn_seconds=0)
-    await in_state(store, "finished", OwedSince(clock=2, bots=2), turn_seconds=0)
-    await in_state(store, "playing", names=["Ash"])
-    await in_state(store, "playing", OwedSince(), turn_seconds=0)
+    await in_state(store, "lobby", OwedSince(clock=2, bots=2), Summary(turn_seconds=0))
+    await in_state(store, "finished", OwedSince(clock=2, bots=2), Summary(turn_seconds=0))
+    await in_state(store, "playing", summary=Summary(names=("Ash",)))
+    await in_state(store, "playing", OwedSince(), Summary(turn_seconds=0))
 
     assert await store.due_matches(bot_delay=0) == []
 
@@ -79,17 +84,18 @@ async def test_a_seat_still_owing_keeps_the_time_it_began_to_owe_across_appends(
     then the match row keeps version 2's recorded time; once the longest-owing seat is one that
     began with the latest append, the row takes that append's time, and with nobody owing none."""
     match_id = await new_match(store)
-    await store.append(match_id, 1, [played(1)], status="playing", summary={},
-                       owed=OwedSince(clock=2, bots=2))
+    await store.append(match_id, 1, [played(1)],
+                       Change(status="playing", summary=Summary(), owed=OwedSince(clock=2, bots=2)))
     await asyncio.sleep(0.01)
-    later = await store.append(match_id, 2, [played(2), played(3)], status="playing",
-                               summary={}, owed=OwedSince(clock=2, bots=4))
+    later = await store.append(
+        match_id, 2, [played(2), played(3)],
+        Change(status="playing", summary=Summary(), owed=OwedSince(clock=2, bots=4)))
     [_, second, *_] = await store.load(match_id)
     row = await store.get_match(match_id)
     assert row is not None
     assert (row.owed_since, row.bot_owed_since) == (second.recorded_at, later[-1].recorded_at)
     assert second.recorded_at < later[-1].recorded_at
-    await store.append(match_id, 4, [played(4)], status="playing", summary={})
+    await store.append(match_id, 4, [played(4)], PLAYING)
     row = await store.get_match(match_id)
     assert row is not None and (row.owed_since, row.bot_owed_since) == (None, None)
 
@@ -105,10 +111,10 @@ async def test_postgres_announces_committed_appends_only(
     try:
         store = PostgresStore(pool)
         match_id = await new_match(store)
-        await store.append(match_id, 1, [played(1), played(2)], status="playing", summary={})
+        await store.append(match_id, 1, [played(1), played(2)], PLAYING)
         with pytest.raises(VersionConflict):
-            await store.append(match_id, 1, [played(3)], status="playing", summary={})
-        await store.append(match_id, 3, [played(4)], status="playing", summary={})
+            await store.append(match_id, 1, [played(3)], PLAYING)
+        await store.append(match_id, 3, [played(4)], PLAYING)
         got = [await asyncio.wait_for(heard.get(), 10) for _ in range(3)]
     finally:
         await listener.close()

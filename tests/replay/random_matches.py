@@ -24,7 +24,7 @@ from domain.core.decider import Concede, Rulebook
 from domain.core.errors import RuleViolation
 from domain.games import GAMES
 from projections.export import MatchExport, build_export
-from projections.summary import summary
+from projections.summary import Summary, summary
 from service.matches import new_events
 from service.store import StoredEvent
 
@@ -45,7 +45,7 @@ class Played(msgspec.Struct, kw_only=True):
 
     match_id: str
     server_seed: bytes
-    summary: dict[str, Any]
+    summary: Summary
     events: list[StoredEvent]
     created_at: datetime
     finished_at: datetime
@@ -178,7 +178,7 @@ class _Recorder:
                 )
             )
 
-    def played(self, seed: bytes, summary: dict[str, Any], tournament: str | None) -> Played:
+    def played(self, seed: bytes, summary: Summary, tournament: str | None) -> Played:
         """The finished match."""
         return Played(
             match_id=self.match_id,

@@ -12,7 +12,8 @@ import asyncpg
 import pytest
 
 from domain.core.chain import GENESIS, chain, link
-from service.store import NewEvent, PostgresStore
+from projections.summary import Summary
+from service.store import Change, NewEvent, PostgresStore
 from service.store.migrations import (
     MIGRATIONS_DIR,
     MigrationError,
@@ -173,8 +174,8 @@ async def test_matches_stored_before_the_heads_table_keep_their_head(
         row = await store.get_match(str(key))
         assert row is not None and (row.version, row.head_hash) == (1, head)
         assert row.updated_at == datetime(2026, 1, 2, tzinfo=UTC)
-        await store.append(str(key), 1, [NewEvent(type="x", data=b"{}")], status="playing",
-                           summary={})
+        await store.append(str(key), 1, [NewEvent(type="x", data=b"{}")],
+                           Change(status="playing", summary=Summary()))
         assert [e.hash for e in await store.load(str(key))] == chain(
             [b'{"game":"embers"}', b"{}"])
     finally:

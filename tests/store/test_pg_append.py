@@ -9,9 +9,15 @@ import asyncpg
 import pytest
 
 from domain.core.chain import chain
-from service.store import PostgresStore, VersionConflict
+from projections.summary import Summary
+from service.store import Change, PostgresStore, VersionConflict
 from service.store import append as pg_append
-from tests.store.test_store_contract import event, new_match
+from service.store.records import Status
+from tests.store.contract import event, new_match
+
+PLAYING = Change(status="playing", summary=Summary())
+AS_A = Change(status="playing", summary=Summary(names=("a",)))  # in play, one seat named a
+AS_B = Change(status="playing", summary=Summary(names=("b",)))
 
 
 async def test_a_wrong_cached_head_is_corrected_and_the_chain_stays_whole(
@@ -21,7 +27,7 @@ async def test_a_wrong_cached_head_is_corrected_and_the_chain_stays_whole(
     match_id = await new_match(store)
     store.heads.put(uuid.UUID(match_id), 1, bytes(32))
 
-    await store.append(match_id, 1, [event(card=1), event(card=2)], status="playing", summary={})
+    await store.append(match_id, 1, [event(card=1), event(card=2)], PLAYING)
 
     stored = await store.load(match_id)
     assert [e.hash for e in stored] == chain([e.data for e in stored])
@@ -32,11 +38,11 @@ async def test_a_wrong_cached_head_is_corrected_and_the_chain_stays_whole(
 async def test_an_append_by_another_process_is_read_before_chaining(pool: asyncpg.Pool) -> None:
     mine, theirs = PostgresStore(pool), PostgresStore(pool)
     match_id = await new_match(mine)
-    await theirs.append(match_id, 1, [event(card=1)], status="playing", summary={})
+    await theirs.append(match_id, 1, [event(card=1)], PLAYING)
 
     with pytest.raises(VersionConflict) as clash:
-        await mine.append(match_id, 1, [event(card=9)], status="playing", summary={})
-    await mine.append(match_id, 2, [event(card=2)], status="playing", summary={})
+        await mine.append(match_id, 1, [event(card=9)], PLAYING)
+    await mine.append(match_id, 2, [event(card=2)], PLAYING)
 
     assert clash.value.current == 2
     stored = await mine.load(match_id)
@@ -51,9 +57,9 @@ async def test_each_committed_append_is_announced_after_its_commit(
     try:
         await listener.add_listener("hearthlog", lambda *args: heard.append(args[3]))
         match_id = await new_match(store)
-        await store.append(match_id, 1, [event(card=1)], status="playing", summary={})
+        await store.append(match_id, 1, [event(card=1)], PLAYING)
         with pytest.raises(VersionConflict):
-            await store.append(match_id, 1, [event(card=2)], status="playing", summary={})
+            await store.append(match_id, 1, [event(card=2)], PLAYING)
         await store.announcer.drain()
         await listener.execute("SELECT 1")
     finally:
@@ -69,25 +75,25 @@ async def test_an_unchanged_match_row_is_not_written_again(
     append_once = pg_append.append_once
 
     async def spy(*args: Any, **write: Any) -> Any:
-        sent.append(args[5])
+        sent.append(args[6])  # the row it writes (None: left as it was)
         return await append_once(*args, **write)
 
     monkeypatch.setattr(pg_append, "append_once", spy)
     match_id = await new_match(store)
-    names = [[], ["a"], ["a"], ["a"], ["a"]]
-    for version, (status, seats) in enumerate(
-            [("lobby", None), ("playing", None), ("playing", None), ("playing", 2),
-             ("finished", 2)], start=1):
-        await store.append(match_id, version, [event(card=version)], status=status,
-                           summary={"names": names[version - 1]}, seats_taken=seats,
-                           finished=status == "finished")
+    names: list[tuple[str, ...]] = [(), ("a",), ("a",), ("a",), ("a",)]
+    steps: list[tuple[Status, int | None]] = [
+        ("lobby", None), ("playing", None), ("playing", None), ("playing", 2), ("finished", 2)]
+    for version, (status, seats) in enumerate(steps, start=1):
+        change = Change(status=status, summary=Summary(names=names[version - 1]),
+                        seats_taken=seats)
+        await store.append(match_id, version, [event(card=version)], change)
 
     assert sent == [None, ("playing", b'{"names":["a"]}', None, False), None,
                     ("playing", b'{"names":["a"]}', 2, False),
                     ("finished", b'{"names":["a"]}', 2, True)]
     row = await store.get_match(match_id)
     assert row is not None and (row.status, row.summary, row.seats_taken, row.version) == (
-        "finished", {"names": ["a"]}, 2, 6)
+        "finished", Summary(names=("a",)), 2, 6)
     assert row.finished_at is not None
 
 
@@ -97,40 +103,40 @@ async def test_the_head_moves_on_every_append_and_the_row_keeps_its_read_model(
     store = PostgresStore(pool)
     match_id = await new_match(store)
     before = await store.get_match(match_id)
-    await store.append(match_id, 1, [event(card=1)], status="playing", summary={"names": []})
-    await store.append(match_id, 2, [event(card=2)], status="playing", summary={"names": []})
+    await store.append(match_id, 1, [event(card=1)], PLAYING)
+    await store.append(match_id, 2, [event(card=2)], PLAYING)
 
     after = await store.get_match(match_id)
     stored = await store.load(match_id)
     assert before is not None and after is not None
     assert (after.version, after.head_hash) == (3, stored[-1].hash)
     assert after.updated_at == stored[-1].recorded_at > before.updated_at
-    assert (after.status, after.summary) == ("playing", {"names": []})
+    assert (after.status, after.summary) == ("playing", Summary())
 
 
 async def test_a_summary_another_process_changed_is_written_again(pool: asyncpg.Pool) -> None:
     mine, theirs = PostgresStore(pool), PostgresStore(pool)
     match_id = await new_match(mine)
-    await mine.append(match_id, 1, [event(card=1)], status="playing", summary={"names": ["a"]})
-    await theirs.append(match_id, 2, [event(card=2)], status="playing", summary={"names": ["b"]})
+    await mine.append(match_id, 1, [event(card=1)], AS_A)
+    await theirs.append(match_id, 2, [event(card=2)], AS_B)
 
     with pytest.raises(VersionConflict):
-        await mine.append(match_id, 2, [event(card=9)], status="playing", summary={"names": ["a"]})
-    await mine.append(match_id, 3, [event(card=3)], status="playing", summary={"names": ["a"]})
+        await mine.append(match_id, 2, [event(card=9)], AS_A)
+    await mine.append(match_id, 3, [event(card=3)], AS_A)
 
     row = await mine.get_match(match_id)
-    assert row is not None and (row.version, row.summary) == (4, {"names": ["a"]})
+    assert row is not None and (row.version, row.summary) == (4, Summary(names=("a",)))
 
 
 async def test_a_wrong_cached_head_never_keeps_a_stale_summary(pool: asyncpg.Pool) -> None:
     store = PostgresStore(pool)
     match_id = await new_match(store)
-    await store.append(match_id, 1, [event(card=1)], status="playing", summary={"names": ["a"]})
+    await store.append(match_id, 1, [event(card=1)], AS_A)
     await pool.execute("UPDATE matches SET summary = '{\"names\": [\"z\"]}' WHERE match_id = $1",
                        uuid.UUID(match_id))
-    store.heads.put(uuid.UUID(match_id), 2, bytes(32), b'{"names":["a"]}')
+    store.heads.put(uuid.UUID(match_id), 2, bytes(32), pg_append.row_of(AS_A))
 
-    await store.append(match_id, 2, [event(card=2)], status="playing", summary={"names": ["a"]})
+    await store.append(match_id, 2, [event(card=2)], AS_A)
 
     row = await store.get_match(match_id)
-    assert row is not None and row.summary == {"names": ["a"]}
+    assert row is not None and row.summary == Summary(names=("a",))

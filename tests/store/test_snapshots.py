@@ -17,8 +17,17 @@ from domain.core import match
 from domain.core.decider import Rulebook
 from domain.games import GAMES
 from domain.registry import lookup
+from projections.summary import Summary
 from service.loading import StateCache, decode_events
-from service.store import EventStore, NewEvent, NewMatch, PostgresStore, StoredEvent, snapshots
+from service.store import (
+    Change,
+    EventStore,
+    NewEvent,
+    NewMatch,
+    PostgresStore,
+    StoredEvent,
+    snapshots,
+)
 from service.store.memory import MemoryStore
 from tests.games.conformance import in_domain
 from tests.replay.random_matches import play
@@ -69,9 +78,10 @@ async def stored_match(
     await store.create_match(NewMatch(
         match_id=played.match_id, game=game.id, rules_version=game.rules_version, seats=6,
         practice=False, tournament=None, label=None, seed_commitment="c",
-        server_seed=played.server_seed, host_token_hash=None, first=first, summary={}))
+        server_seed=played.server_seed, host_token_hash=None, first=first, summary=Summary()))
     for version, event in enumerate(rest, start=1):
-        await store.append(played.match_id, version, [event], status="playing", summary={})
+        await store.append(played.match_id, version, [event],
+                           Change(status="playing", summary=Summary()))
     return played.match_id, played.events
 
 

@@ -11,7 +11,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from service.store import EventStore, ExportFilter, NewEvent, NewMatch, PostgresStore
+from projections.summary import Summary
+from service.store import Change, EventStore, ExportFilter, NewEvent, NewMatch, PostgresStore
 from service.store.memory import MemoryStore
 
 
@@ -49,15 +50,13 @@ async def a_match(
         server_seed=b"seed-" + match_id.encode(),
         host_token_hash=None,
         first=event("match_created", note="ü ✓"),
-        summary={"names": []},
+        summary=Summary(),
     ))
     await store.append(
         match_id,
         1,
         [event("card_played", card=1), event("night_ended", winners=[0])],
-        status="finished" if finished else "playing",
-        summary={"names": ["A", "B"]},
-        finished=finished,
+        Change(status="finished" if finished else "playing", summary=Summary(names=("A", "B"))),
     )
     return match_id
 

@@ -98,9 +98,10 @@ def bundle(
             ids[table.number] = played.match_id
             matches.append(encode_match(pairing.round, table.number,
                                         encode_export(exported(played))))
-            placements = played.summary["result"]["placements"]
+            result = played.summary.result
+            assert result is not None, f"{label} did not finish"
             results.append(TableResult(round=pairing.round, table=table.number,
-                                       placements=placements))
+                                       placements=list(result.placements)))
         body += [encode_round(pairing, ids), *matches]
         history.append(RoundRecord(pairing=pairing, results=results))
     head = encode_header(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeAlias, TypeVar
 
 import msgspec
 from litestar import Request
@@ -35,6 +35,8 @@ _MEANINGS = {
     503: "The database is unavailable or the server is at a limit; retry after the Retry-After "
          "header",
 }
+
+AnyRequest: TypeAlias = Request[Any, Any, Any]  # litestar's, as every route takes it
 
 
 # A text filter: Postgres text cannot hold a NUL, so one is refused with a 400 naming the filter.
@@ -72,7 +74,7 @@ def errors(*codes: int) -> dict[int, ResponseSpec]:
     }
 
 
-def provide_token(request: Request) -> str | None:
+def provide_token(request: AnyRequest) -> str | None:
     """The bearer token the caller sent, None when it sent no Authorization header."""
     header = request.headers.get("authorization")
     if header is None:
@@ -83,7 +85,7 @@ def provide_token(request: Request) -> str | None:
     return token
 
 
-async def strictly(request: Request, data: BodyType) -> BodyType:
+async def strictly(request: AnyRequest, data: BodyType) -> BodyType:
     """The body decoded again, strictly as documented: litestar takes "2" for 2 and 0 for false."""
     raw = await request.body()
     try:
@@ -118,11 +120,11 @@ def _whole(value: Any) -> Any:
     return value
 
 
-def service_of(request: Request) -> MatchService:
+def service_of(request: AnyRequest) -> MatchService:
     """The match use cases (service.http.bootstrap made them at start-up)."""
     return services(request.app).matches
 
 
-def caller(request: Request) -> tuple[MatchService, str | None]:
+def caller(request: AnyRequest) -> tuple[MatchService, str | None]:
     """The service and the caller's token: plain calls, cheaper than litestar dependencies."""
     return service_of(request), provide_token(request)

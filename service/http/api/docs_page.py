@@ -34,7 +34,7 @@ DOCS_POLICY = ("default-src 'self'; script-src 'self' " + SCALAR_URL + "; style-
 class PinnedScalar(ScalarRenderPlugin):
     """Scalar's page with its one script pinned by version and integrity, nothing else fetched."""
 
-    def render(self, request: Request, openapi_schema: dict[str, Any]) -> bytes:
+    def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
         """The page: the document's address, Scalar's options, the pinned script."""
         title = openapi_schema["info"]["title"]
         options = msgspec.json.encode(SCALAR_OPTIONS).decode()

@@ -19,12 +19,12 @@ from litestar.plugins import OpenAPISchemaPlugin
 from litestar.typing import FieldDefinition
 
 from domain.core.contract import members, tag
-from domain.core.decider import Rulebook
+from domain.core.decider import Game
 from domain.games import BUILT_IN, GAMES
 from service.schemas import GAME_COMMAND, Body
 
 
-def component_name(book: Rulebook) -> str:
+def component_name(book: Game) -> str:
     """A game's command union in the document: 'wick-and-ember' -> 'WickAndEmberCommand'."""
     return "".join(word.capitalize() for word in book.id.split("-")) + "Command"
 
@@ -47,7 +47,7 @@ class TypedCommands(OpenAPISchemaPlugin):
         )
 
 
-def game_union(book: Rulebook, creator: Any) -> Reference:
+def game_union(book: Game, creator: Any) -> Reference:
     """A reference to the game's command union, registered once as a component."""
     key = FieldDefinition.from_annotation(
         Annotated[book.Command, KwargDefinition(schema_component_key=component_name(book))]

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from litestar import Controller, Request, Response, get
+from litestar import Controller, Response, get
 from litestar.di import NamedDependency, Provide
 from litestar.openapi.spec import OpenAPIMediaType, OpenAPIResponse, OpenAPIType, Operation, Schema
 from litestar.params import FromPath, FromQuery
@@ -14,7 +14,7 @@ from litestar.response import Stream
 
 from projections.export import MatchExport
 from service.exports import utc
-from service.http.api.common import TextQuery, errors
+from service.http.api.common import AnyRequest, TextQuery, errors
 from service.http.bootstrap import services
 from service.reads import RoutedExports
 from service.store import ExportFilter
@@ -45,9 +45,9 @@ class StreamedExports(Operation):
             ok.description = DESCRIPTION
 
 
-def provide_exports(request: Request) -> RoutedExports:
+def provide_exports(request: AnyRequest) -> RoutedExports:
     """The export use cases, each on the database service.reads routes it to."""
-    return RoutedExports(services(request.app).matches.reads)
+    return services(request.app).exports
 
 
 class ExportController(Controller):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from litestar import Controller, Request, Response, get, post
+from litestar import Controller, Response, get, post
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 
 from service import schemas
@@ -12,6 +12,7 @@ from service.http.api.common import (
     BODY_ERRORS,
     OPTIONAL_TOKEN,
     TOKEN,
+    AnyRequest,
     TextQuery,
     caller,
     errors,
@@ -37,7 +38,7 @@ class MatchController(Controller):
     @post("/", operation_id="createMatch", summary="Open a match",
           responses=errors(400, 422, *BODY_ERRORS))
     async def create(
-        self, request: Request, data: JSONBody[schemas.CreateMatch]
+        self, request: AnyRequest, data: JSONBody[schemas.CreateMatch]
     ) -> schemas.MatchCreatedAnswer:
         """Open a match of a game; the answer's host token starts it. A tournament tag may not
         name a tournament run here (its tables are made by its rounds)."""
@@ -50,7 +51,7 @@ class MatchController(Controller):
          responses=errors(400))
     async def list_matches(
         self,
-        request: Request,
+        request: AnyRequest,
         game: TextQuery = None,
         status: FromQuery[Status | None] = None,
         tournament: TextQuery = None,
@@ -64,28 +65,28 @@ class MatchController(Controller):
 
     @get("/{match_id:str}", operation_id="getMatch", summary="A match's summary",
          responses=errors(400, 404))
-    async def get_match(self, request: Request, match_id: FromPath[str]) -> schemas.MatchSummary:
+    async def get_match(self, request: AnyRequest, match_id: FromPath[str]) -> schemas.MatchSummary:
         """The summary: players, status, version, seed commitment; seeds once finished."""
         return await service_of(request).summary(match_id)
 
     @post("/{match_id:str}/seats", operation_id="joinMatch", summary="Take a seat",
           responses=errors(400, 403, 404, 409, 410, 422, *BODY_ERRORS))
     async def join(
-        self, request: Request, match_id: FromPath[str], data: JSONBody[schemas.JoinSeat]
+        self, request: AnyRequest, match_id: FromPath[str], data: JSONBody[schemas.JoinSeat]
     ) -> schemas.SeatAnswer:
         """Take the next free seat (numbered from 0 clockwise, in joining order)."""
         return await service_of(request).join(match_id, await strictly(request, data))
 
     @post("/{match_id:str}/start", operation_id="startMatch", summary="Start play (host)",
           status_code=200, responses=errors(400, 401, 403, 404, 409, 410), security=TOKEN)
-    async def start(self, request: Request, match_id: FromPath[str]) -> schemas.MatchSummary:
+    async def start(self, request: AnyRequest, match_id: FromPath[str]) -> schemas.MatchSummary:
         """The host starts the match once every seat is taken."""
         service, token = caller(request)
         return await service.start(match_id, token)
 
     @get("/{match_id:str}/view", operation_id="getView", summary="Your view of the match",
          responses=errors(400, 401, 404), security=OPTIONAL_TOKEN)
-    async def view(self, request: Request, match_id: FromPath[str]) -> schemas.MatchView:
+    async def view(self, request: AnyRequest, match_id: FromPath[str]) -> schemas.MatchView:
         """A seat's view with its token; without a token, the spectator's."""
         service, token = caller(request)
         return await service.view(match_id, token)
@@ -93,7 +94,7 @@ class MatchController(Controller):
     @get("/{match_id:str}/legal-actions", operation_id="getLegalActions",
          summary="What your seat may do now", responses=errors(400, 401, 403, 404), security=TOKEN)
     async def legal_actions(
-        self, request: Request, match_id: FromPath[str]
+        self, request: AnyRequest, match_id: FromPath[str]
     ) -> schemas.LegalActions:
         """Complete commands, each ready to send unchanged to the commands route."""
         service, token = caller(request)
@@ -103,7 +104,7 @@ class MatchController(Controller):
           status_code=200, responses=errors(400, 401, 403, 404, 409, 422, *BODY_ERRORS),
           security=TOKEN)
     async def command(
-        self, request: Request, match_id: FromPath[str], data: JSONBody[schemas.SendCommand]
+        self, request: AnyRequest, match_id: FromPath[str], data: JSONBody[schemas.SendCommand]
     ) -> Response[schemas.CommandAnswer]:
         """Play for your seat; the same command_id again gives the first answer."""
         service, token = caller(request)
@@ -115,7 +116,7 @@ class MatchController(Controller):
 
     @post("/{match_id:str}/concede", operation_id="concede", summary="Concede the match",
           status_code=200, responses=errors(400, 401, 403, 404, 409), security=TOKEN)
-    async def concede(self, request: Request, match_id: FromPath[str]) -> schemas.CommandAnswer:
+    async def concede(self, request: AnyRequest, match_id: FromPath[str]) -> schemas.CommandAnswer:
         """Your seat gives up: its flame is snuffed and it takes no further part."""
         service, token = caller(request)
         return await service.concede(match_id, token)
@@ -123,7 +124,7 @@ class MatchController(Controller):
     @get("/{match_id:str}/log", operation_id="getLog", summary="The match log",
          responses=errors(400, 401, 404), security=OPTIONAL_TOKEN)
     async def log(
-        self, request: Request, match_id: FromPath[str],
+        self, request: AnyRequest, match_id: FromPath[str],
         after: Annotated[int, QueryParameter(ge=0)] = 0,
     ) -> schemas.LogPage:
         """Public lines after a version, plus your private lines with your seat token."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from litestar import Controller, Request, get, post
+from litestar import Controller, get, post
 from litestar.enums import ScopeType
 from litestar.middleware import ASGIMiddleware
 from litestar.openapi.datastructures import ResponseSpec
@@ -13,7 +13,7 @@ from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 from litestar.types import ASGIApp, Receive, Scope, Send
 
-from service.http.api.common import OPTIONAL_TOKEN, TOKEN, caller, errors, provide_token
+from service.http.api.common import OPTIONAL_TOKEN, TOKEN, AnyRequest, caller, errors, provide_token
 from service.http.bootstrap import services
 from service.http.limits import client_of
 from service.live.feed import Served
@@ -79,7 +79,7 @@ class StreamController(Controller):
         security=TOKEN,
         status_code=201,
     )
-    async def ticket(self, request: Request, match_id: FromPath[str]) -> StreamTicket:
+    async def ticket(self, request: AnyRequest, match_id: FromPath[str]) -> StreamTicket:
         """For EventSource, which cannot send a header: `GET .../stream?ticket=` follows the
         seat's stream, opened before `expires_at` (60 s); a stream already open is not cut."""
         service, token = caller(request)
@@ -94,7 +94,7 @@ class StreamController(Controller):
     )
     async def stream(
         self,
-        request: Request,
+        request: AnyRequest,
         match_id: FromPath[str],
         last_event_id: LastEventId = None,
         ticket: Ticket = None,

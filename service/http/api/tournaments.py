@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from litestar import Controller, Request, Response, delete, get, post
+from litestar import Controller, Response, delete, get, post
 from litestar.openapi.spec import OpenAPIMediaType, OpenAPIResponse, OpenAPIType, Operation, Schema
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from litestar.response import Stream
 
-from service.http.api.common import BODY_ERRORS, TOKEN, errors, provide_token, strictly
+from service.http.api.common import BODY_ERRORS, TOKEN, AnyRequest, errors, provide_token, strictly
 from service.http.bootstrap import services
 from service.tournament import schemas as ts
 from service.tournament.bundle import bundle_lines
@@ -55,12 +55,12 @@ class BundleAnswer(Operation):
                     "docs/tournament-bundle.schema.json", keep_json=False)
 
 
-def tournaments_of(request: Request) -> TournamentService:
+def tournaments_of(request: AnyRequest) -> TournamentService:
     """The tournament use cases (service.http.bootstrap made them at start-up)."""
     return services(request.app).tournaments
 
 
-def rounds_of(request: Request) -> Rounds:
+def rounds_of(request: AnyRequest) -> Rounds:
     """The round use cases (service.http.bootstrap made them at start-up)."""
     return services(request.app).rounds
 
@@ -73,7 +73,7 @@ class TournamentController(Controller):
 
     @post("/", operation_id="createTournament", summary="Open a tournament",
           responses=errors(400, 404, 422, *BODY_ERRORS))
-    async def create(self, request: Request, data: JSONBody[ts.CreateTournament]
+    async def create(self, request: AnyRequest, data: JSONBody[ts.CreateTournament]
                      ) -> ts.TournamentCreated:
         """Open a tournament; the answer's organizer token (shown once) runs it."""
         return await tournaments_of(request).create(await strictly(request, data))
@@ -81,7 +81,7 @@ class TournamentController(Controller):
     @get("/", operation_id="listTournaments", summary="List tournaments, newest first",
          responses=errors(400))
     async def list_tournaments(
-        self, request: Request,
+        self, request: AnyRequest,
         limit: Annotated[int, QueryParameter(ge=1, le=200)] = 50,
         offset: Annotated[int, QueryParameter(ge=0, le=1_000_000_000)] = 0,
     ) -> ts.TournamentPage:
@@ -90,13 +90,13 @@ class TournamentController(Controller):
 
     @get("/{tournament_id:str}", operation_id="getTournament", summary="A tournament",
          responses=errors(400, 404))
-    async def get_tournament(self, request: Request, tournament_id: Id) -> ts.TournamentInfo:
+    async def get_tournament(self, request: AnyRequest, tournament_id: Id) -> ts.TournamentInfo:
         """Settings, status, entrants, rounds with their tables; the seed once finished."""
         return await tournaments_of(request).get(tournament_id)
 
     @post("/{tournament_id:str}/players", operation_id="registerPlayer",
           summary="Register a player or a bot", responses=errors(400, 404, 409, 422, *BODY_ERRORS))
-    async def register(self, request: Request, tournament_id: Id,
+    async def register(self, request: AnyRequest, tournament_id: Id,
                        data: JSONBody[ts.Register]) -> ts.Registered:
         """A person gets a player token (shown once); a bot entrant gets none."""
         return await tournaments_of(request).register(tournament_id, await strictly(request, data))
@@ -104,33 +104,33 @@ class TournamentController(Controller):
     @post("/{tournament_id:str}/close", operation_id="closeRegistration", status_code=200,
           summary="Close registration (organizer)", responses=errors(400, 401, 403, 404, 409),
           security=TOKEN)
-    async def close(self, request: Request, tournament_id: Id) -> ts.TournamentInfo:
+    async def close(self, request: AnyRequest, tournament_id: Id) -> ts.TournamentInfo:
         """The entrants are fixed; rounds may start."""
         return await tournaments_of(request).close(tournament_id, provide_token(request))
 
     @post("/{tournament_id:str}/rounds", operation_id="startRound",
           summary="Start the next round (organizer)", responses=errors(400, 401, 403, 404, 409),
           security=TOKEN)
-    async def start_round(self, request: Request, tournament_id: Id) -> ts.RoundInfo:
+    async def start_round(self, request: AnyRequest, tournament_id: Id) -> ts.RoundInfo:
         """Pair the next round and open, seat and start one match per table."""
         return await rounds_of(request).start_next(tournament_id, provide_token(request))
 
     @get("/{tournament_id:str}/rounds/{round:int}", operation_id="getRound",
          summary="One round's tables", responses=errors(400, 404))
-    async def get_round(self, request: Request, tournament_id: Id,
+    async def get_round(self, request: AnyRequest, tournament_id: Id,
                         round: FromPath[int]) -> ts.RoundInfo:
         """A started round: its tables, their matches, statuses and results, and its byes."""
         return await tournaments_of(request).round(tournament_id, round)
 
     @get("/{tournament_id:str}/me", operation_id="getMyTable", summary="Your table now",
          responses=errors(400, 401, 403, 404), security=TOKEN)
-    async def me(self, request: Request, tournament_id: Id) -> ts.MyTable:
+    async def me(self, request: AnyRequest, tournament_id: Id) -> ts.MyTable:
         """With a player token: its current table, match and seat (the token is its seat's)."""
         return await tournaments_of(request).me(tournament_id, provide_token(request))
 
     @delete("/{tournament_id:str}/players/me", operation_id="withdraw", status_code=200,
             summary="Withdraw", responses=errors(400, 401, 403, 404, 409), security=TOKEN)
-    async def withdraw(self, request: Request, tournament_id: Id) -> ts.EntrantInfo:
+    async def withdraw(self, request: AnyRequest, tournament_id: Id) -> ts.EntrantInfo:
         """Leave the tournament; your match this round is conceded (as soon as it starts)."""
         return await tournaments_of(request).withdraw(tournament_id, provide_token(request))
 
@@ -138,7 +138,7 @@ class TournamentController(Controller):
           operation_id="forfeitTable", status_code=200, summary="Forfeit for a no-show "
           "(organizer)", responses=errors(400, 401, 403, 404, 409, 422, *BODY_ERRORS),
           security=TOKEN)
-    async def forfeit(self, request: Request, tournament_id: Id, round: FromPath[int],
+    async def forfeit(self, request: AnyRequest, tournament_id: Id, round: FromPath[int],
                       table: FromPath[int], data: JSONBody[ts.Forfeit]) -> ts.TableInfo:
         """Concede the table's match for one of its entrants, through the match's Concede."""
         body = await strictly(request, data)
@@ -149,7 +149,7 @@ class TournamentController(Controller):
          summary="Standings as JSON or CSV", responses=errors(400, 404),
          operation_class=StandingsAnswer)
     async def standings(
-        self, request: Request, tournament_id: Id,
+        self, request: AnyRequest, tournament_id: Id,
         format: FromQuery[Literal["json", "csv"] | None] = None,
     ) -> Response[ts.StandingsInfo]:
         """After every whole round; CSV with ?format=csv or Accept: text/csv."""
@@ -165,7 +165,7 @@ class TournamentController(Controller):
     @get("/{tournament_id:str}/export", operation_id="exportTournament",
          summary="The finished tournament as one verifiable NDJSON bundle",
          responses=errors(400, 404, 409), operation_class=BundleAnswer)
-    async def export(self, request: Request, tournament_id: Id) -> Stream:
+    async def export(self, request: AnyRequest, tournament_id: Id) -> Stream:
         """Header (seed included), rounds, every match's export, standings; see
         docs/tournaments.md. Only once finished: the header carries the seed."""
         service = tournaments_of(request)
