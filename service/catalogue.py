@@ -24,6 +24,7 @@ def describe(game_id: str) -> GameInfo:
         commands=msgspec.json.schema(game.Command),
         view=msgspec.json.schema(game.View),
         bots=sorted(bot_names(game)),
+        cards=list(game.cards),
     )
 
 

@@ -11,6 +11,7 @@ import msgspec
 from msgspec import Meta
 
 from domain.core.bots import bot_names
+from domain.core.decider import CardText
 from domain.games import BUILT_IN, GAMES
 from projections.log import LogLine
 from service.names import SAFE_TEXT
@@ -61,6 +62,11 @@ class GameInfo(msgspec.Struct, kw_only=True):
     bots: Annotated[
         list[str],
         Meta(description="The server-side bots a seat of this game can be given (`JoinSeat.bot`)"),
+    ] = []
+    cards: Annotated[
+        list[CardText],
+        Meta(description="What each card does, in words, for a client to show beside the table "
+                         "(`code` as views write the card, without its suit where a rank decides)"),
     ] = []
 
 

@@ -37,6 +37,15 @@ class LogEntry(msgspec.Struct, frozen=True, kw_only=True):
     seat: int | None = None
 
 
+class CardText(msgspec.Struct, frozen=True, kw_only=True):
+    """One card (or rank) as a player reads it: how views and commands write it, its name, and
+    what it does, in the game's rules doc's words (served with the game: GET /games/{game})."""
+
+    code: str
+    name: str
+    text: str
+
+
 class Outcome(msgspec.Struct, frozen=True, kw_only=True):
     """How a finished match ended, seat by seat (indexes are seat numbers)."""
 
@@ -85,6 +94,8 @@ class Rulebook(Generic[S, C, E, V, A]):
     - ``may_act(state)``: the seats that may send a command now: every seat of ``to_act`` and,
       in a game whose rules let seats act out of turn (Ember's abilities at any time), those
       too; their clocks do not run and no bot is asked to act for them (None: ``to_act``).
+    - ``cards``: what each card does, for a player reading the table (a game whose cards carry
+      abilities: Deathwick's Grimoire); empty where a card is only its number and suit.
     - ``on_time_out(state, seat)``: the command played for a seat whose turn clock ran out, one
       of its legal actions (the game's declared default: the lowest card, "allow" in a reaction
       window...); None: the seat's first legal action (see ``time_out_action``).
@@ -118,6 +129,7 @@ class Rulebook(Generic[S, C, E, V, A]):
     label: Callable[[S, int, C], str] = plain_label
     on_time_out: Callable[[S, int], A | None] | None = None
     may_act: Callable[[S], tuple[int, ...]] | None = None
+    cards: tuple[CardText, ...] = ()
 
     def decide(self, state: S, seat: int, command: C, rng: Rng) -> list[E]:
         """The events a seat's command causes (``decide_steps`` without the state they lead to)."""

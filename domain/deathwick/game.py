@@ -3,7 +3,18 @@
 from __future__ import annotations
 
 from domain.core.decider import Rulebook
-from domain.deathwick import audit, bot, commands, events, flow, labels, log, observer, options
+from domain.deathwick import (
+    audit,
+    bot,
+    commands,
+    events,
+    flow,
+    grimoire,
+    labels,
+    log,
+    observer,
+    options,
+)
 from domain.deathwick import outcome as outcomes
 from domain.deathwick.commands import Command
 from domain.deathwick.events import Event
@@ -38,4 +49,5 @@ GAME: Rulebook[State | Unformed, Command, Event, DeathwickView, Command] = Ruleb
     label=labels.label,
     on_time_out=on_time_out,
     bots=bot.BOTS,
+    cards=grimoire.card_texts(),
 )

@@ -11,6 +11,7 @@ from typing import Literal
 
 import msgspec
 
+from domain.core.decider import CardText
 from domain.deathwick import cards
 from domain.deathwick.effects import (
     Effect,
@@ -99,6 +100,14 @@ GRIMOIRE = (
           text="Banish every ghost of your Shadow (a king is Siphoned, never a spade)."),
 )
 BY_RANK = {spell.rank: spell for spell in GRIMOIRE}
+
+
+def card_texts() -> tuple[CardText, ...]:
+    """What each rank does when Cast, for a player reading the table: the joker, then ace to
+    king (a rank is written as in views, without its suit: '7' for 7H, 7C...)."""
+    codes = (cards.JOKER, *cards.RANK_CODES)
+    return tuple(CardText(code=codes[spell.rank], name=spell.name, text=spell.text)
+                 for spell in GRIMOIRE)
 
 
 def spell_of(card: int) -> Spell:

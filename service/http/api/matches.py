@@ -16,10 +16,12 @@ from service.http.api.common import (
     TextQuery,
     caller,
     errors,
+    provide_token,
     service_of,
     strictly,
 )
 from service.http.bootstrap import services
+from service.matches import MatchService
 
 Status = Literal["lobby", "playing", "finished"]
 
@@ -81,15 +83,15 @@ class MatchController(Controller):
           status_code=200, responses=errors(400, 401, 403, 404, 409, 410), security=TOKEN)
     async def start(self, request: AnyRequest, match_id: FromPath[str]) -> schemas.MatchSummary:
         """The host starts the match once every seat is taken."""
-        service, token = caller(request)
-        return await service.start(match_id, token)
+        matches, token = caller(request)
+        return await matches.start(match_id, token)
 
     @get("/{match_id:str}/view", operation_id="getView", summary="Your view of the match",
          responses=errors(400, 401, 404), security=OPTIONAL_TOKEN)
     async def view(self, request: AnyRequest, match_id: FromPath[str]) -> schemas.MatchView:
         """A seat's view with its token; without a token, the spectator's."""
-        service, token = caller(request)
-        return await service.view(match_id, token)
+        matches, token = caller(request)
+        return await matches.view(match_id, token)
 
     @get("/{match_id:str}/legal-actions", operation_id="getLegalActions",
          summary="What your seat may do now", responses=errors(400, 401, 403, 404), security=TOKEN)
@@ -97,8 +99,8 @@ class MatchController(Controller):
         self, request: AnyRequest, match_id: FromPath[str]
     ) -> schemas.LegalActions:
         """Complete commands, each ready to send unchanged to the commands route."""
-        service, token = caller(request)
-        return await service.legal_actions(match_id, token)
+        matches, token = caller(request)
+        return await matches.legal_actions(match_id, token)
 
     @post("/{match_id:str}/commands", operation_id="sendCommand", summary="Play a command",
           status_code=200, responses=errors(400, 401, 403, 404, 409, 422, *BODY_ERRORS),
@@ -107,8 +109,9 @@ class MatchController(Controller):
         self, request: AnyRequest, match_id: FromPath[str], data: JSONBody[schemas.SendCommand]
     ) -> Response[schemas.CommandAnswer]:
         """Play for your seat; the same command_id again gives the first answer."""
-        service, token = caller(request)
-        status, body = await service.command(match_id, token, await strictly(request, data))
+        matches: MatchService = service_of(request)
+        body_sent = await strictly(request, data)
+        status, body = await matches.command(match_id, provide_token(request), body_sent)
         # The body is the CommandAnswer already encoded (the first answer, kept for a repeated
         # command_id); the route's annotation names CommandAnswer for the OpenAPI document.
         return Response(content=body, status_code=status,  # type: ignore[arg-type]
@@ -118,8 +121,8 @@ class MatchController(Controller):
           status_code=200, responses=errors(400, 401, 403, 404, 409), security=TOKEN)
     async def concede(self, request: AnyRequest, match_id: FromPath[str]) -> schemas.CommandAnswer:
         """Your seat gives up: its flame is snuffed and it takes no further part."""
-        service, token = caller(request)
-        return await service.concede(match_id, token)
+        matches, token = caller(request)
+        return await matches.concede(match_id, token)
 
     @get("/{match_id:str}/log", operation_id="getLog", summary="The match log",
          responses=errors(400, 401, 404), security=OPTIONAL_TOKEN)
@@ -128,5 +131,5 @@ class MatchController(Controller):
         after: Annotated[int, QueryParameter(ge=0)] = 0,
     ) -> schemas.LogPage:
         """Public lines after a version, plus your private lines with your seat token."""
-        service, token = caller(request)
-        return await service.log(match_id, token, after)
+        matches, token = caller(request)
+        return await matches.log(match_id, token, after)
