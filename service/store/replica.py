@@ -44,10 +44,11 @@ class ReadSettings(msgspec.Struct, frozen=True, kw_only=True):
     @classmethod
     def from_env(cls) -> ReadSettings:
         """The settings from the environment, defaults for what is unset."""
-        lag = os.environ.get("HEARTHLOG_READ_MAX_LAG_SECONDS")
-        probe = os.environ.get("HEARTHLOG_READ_PROBE_SECONDS")
-        return cls(max_lag=float(lag) if lag else cls.max_lag,
-                   probe_seconds=float(probe) if probe else cls.probe_seconds)
+        given = {"max_lag": os.environ.get("HEARTHLOG_READ_MAX_LAG_SECONDS"),
+                 "probe_seconds": os.environ.get("HEARTHLOG_READ_PROBE_SECONDS")}
+        # Only what is set: an unset one keeps the field's default (on a msgspec Struct the
+        # class attribute is a descriptor, not the default).
+        return cls(**{field: float(value) for field, value in given.items() if value})
 
 
 class Standby:

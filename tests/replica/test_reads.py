@@ -109,3 +109,23 @@ async def test_tournament_standings_are_a_stale_safe_read_served_by_a_fresh_stan
             await fresh.standings_csv(made.tournament_id)
     finally:
         await standby.close()
+
+
+@pytest.mark.parametrize("environ", [
+    {},
+    {"HEARTHLOG_READ_MAX_LAG_SECONDS": "2"},
+    {"HEARTHLOG_READ_PROBE_SECONDS": "0.5"},
+    {"HEARTHLOG_READ_MAX_LAG_SECONDS": "2", "HEARTHLOG_READ_PROBE_SECONDS": "0.5"},
+])
+def test_read_settings_from_an_environment_that_sets_some_or_none_of_them(monkeypatch, environ):
+    """Given the read settings' variables set or not (docs/scaling.md starts a standby with
+    neither), then each unset one keeps its default and each set one is read: numbers, never
+    the Struct's field descriptors, so the lag can be compared."""
+    for name in ("HEARTHLOG_READ_MAX_LAG_SECONDS", "HEARTHLOG_READ_PROBE_SECONDS"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    settings = ReadSettings.from_env()
+    assert settings.max_lag == float(environ.get("HEARTHLOG_READ_MAX_LAG_SECONDS", 5.0))
+    assert settings.probe_seconds == float(environ.get("HEARTHLOG_READ_PROBE_SECONDS", 1.0))
+    assert 0.0 <= settings.max_lag  # a number: the comparison the standby's fresh() makes
