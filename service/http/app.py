@@ -8,6 +8,7 @@ import gc
 import logging
 import multiprocessing
 import os
+import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
@@ -93,7 +94,7 @@ def named(problem: dict[str, Any]) -> str:
     key, message = problem.get("key"), str(problem.get("message"))
     source = str(getattr(problem.get("source"), "value", problem.get("source")))
     if key == "data" and source == "body":
-        return "the body is missing: send a JSON object"
+        return whole_body(message)
     if "x00]*$" in message:  # the NO_NUL pattern (schemas.py), as the decoder quotes it
         message = "it holds a NUL character (\\u0000), which can be neither stored nor searched"
     elif "u001f" in message:  # the SAFE_TEXT pattern (service.names)
@@ -101,6 +102,23 @@ def named(problem: dict[str, Any]) -> str:
                    "newline, a zero-width or direction mark), which others would not see as typed")
     where = f"the body's {key!r}" if source == "body" else f"{source} parameter {key!r}"
     return f"{where}: {message}"
+
+
+def whole_body(message: str) -> str:
+    """A problem with the body as a whole (litestar's key "data"), in words: missing, not an
+    object, a field it may not have or one it lacks (msgspec's messages, re-worded)."""
+    field = re.search(r"field `(.+)`", message)
+    if message.startswith("Object contains unknown field") and field:
+        return (f"the body has a field {field[1]!r} this request does not take (is it spelt "
+                "as documented?)")
+    if message.startswith("Object missing required field") and field:
+        return f"the body lacks the required field {field[1]!r}"
+    kind = re.fullmatch(r"Expected `object`, got `(\w+)`", message)
+    if kind:
+        return f"the body must be a JSON object, not {kind[1]}"
+    if message in ("'data'", "None"):  # nothing was sent
+        return "the body is missing: send a JSON object"
+    return f"the body: {message}"
 
 
 def plain_json_error(detail: str) -> str:

@@ -208,6 +208,16 @@ NAMELESS = [
     ("a word for a number", "GET", "/matches", None, {"limit": "ten"}, "query parameter 'limit'"),
     ("a word for seats", "POST", "/matches", b'{"game": "wick-and-ember", "seats": "two"}', {},
      "the body's 'seats'"),
+    ("an unknown field", "POST", "/matches", b'{"game": "wick-and-ember", "seats": 2, "sets": 2}',
+     {}, "the body has a field 'sets' this request does not take"),
+    ("an unknown field of a tournament", "POST", "/tournaments",
+     b'{"name": "Cup", "game": "wick-and-ember", "tiebreaks": ["buchholz"]}', {},
+     "the body has a field 'tiebreaks'"),
+    ("a required field left out", "POST", "/matches", b'{"seats": 2}', {},
+     "the body lacks the required field 'game'"),
+    ("an array for a body", "POST", "/matches", b"[1, 2]", {},
+     "the body must be a JSON object, not array"),
+    ("null for a body", "POST", "/matches", b"null", {}, "the body must be a JSON object, not null"),
 ]
 
 
