@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 
 from domain.core import match
+from domain.core.chain import link
 from domain.core.codec import event_decoder
 from domain.core.decider import Game
 from domain.games import UnknownRules, latest, lookup
@@ -61,6 +62,14 @@ class _Entry(msgspec.Struct, kw_only=True):
     row: MatchRow | None = None
     times: dict[int, datetime] = {}
     heard: int = 0  # the latest version a notification announced (another worker's append)
+    head: bytes | None = None  # the hash of the last event folded (None: not known here)
+
+    def may_lead_to(self, row: MatchRow) -> bool:
+        """Whether the stored match may be this state with more events: it holds at least as
+        many, and at this version the same head hash (a later one is checked as it is read)."""
+        if self.version > row.version or self.head is None:
+            return False
+        return self.version < row.version or self.head == row.head_hash
 
 
 class StateCache:
@@ -77,24 +86,31 @@ class StateCache:
         self._writes: set[asyncio.Task[None]] = set()
 
     async def load(self, match_id: str) -> Loaded:
-        """The match at its latest stored version."""
+        """The match at its latest stored version. The state held here is folded on only while
+        it is of the database's own history (its head hash says so): after a failover the
+        database may hold fewer versions than this process saw, or other ones at the same
+        numbers (docs/reliability.md), and then the match is folded again from the store."""
         row = await self._store.get_match(match_id)
         if row is None:
+            self.forget(match_id)
             raise not_found(match_id)
         game = rules_of(row)
-        entry = self._states.get(match_id) or _Entry(version=0, state=None)
-        version, state = entry.version, entry.state
-        if version > row.version:
-            version, state = 0, None
+        entry = self._states.get(match_id)
+        if entry is None or not entry.may_lead_to(row):
+            entry = _Entry(version=0, state=None)
+        version, state, head = entry.version, entry.state, entry.head
         if version < row.version:
-            version, state, entry.snapped, seen = await self._catch_up(
-                match_id, game, version, state, row.version
-            )
+            version, state, entry.snapped, seen, head = await self._catch_up(
+                match_id, game, entry, row.version)
             entry.times = await self._times(match_id, state, kept_times(state, entry.times, seen))
         entry.row = row
         self._states[match_id] = entry
-        self.remember(match_id, version, state)
+        self.remember(match_id, version, state, head=head)
         return Loaded(row=row, game=game, state=state, version=version, times=entry.times)
+
+    def forget(self, match_id: str) -> None:
+        """Drop what is held of a match (the database does not have it)."""
+        self._states.pop(match_id, None)
 
     def known(self, match_id: str) -> Loaded | None:
         """The match as this process last knew it, without asking the store: maybe not current,
@@ -127,39 +143,52 @@ class StateCache:
         return kept_times(state, times, ((e.version, e.recorded_at) for e in read))
 
     async def _catch_up(
-        self, match_id: str, game: Game, version: int, state: Any, head: int
-    ) -> tuple[int, Any, int, list[tuple[int, datetime]]]:
-        """Fold the events after ``version``; from a usable snapshot when far behind."""
-        snapped, events = 0, None
+        self, match_id: str, game: Game, entry: _Entry, head: int
+    ) -> tuple[int, Any, int, list[tuple[int, datetime]], bytes | None]:
+        """Fold the events after the entry's version: from a usable snapshot when far behind;
+        from the first event when the next one does not chain from the entry's head (the
+        database holds another history than the one held here). The version, state, snapshot
+        point, (version, recorded time) of each event read, and the last event's hash."""
+        version, state, snapped, events, last = entry.version, entry.state, 0, None, entry.head
         if head - version > snapshots.EVERY:
             restored = await self._restore(match_id, version)
             if restored is not None:
-                version, state, events = restored
+                version, state, events, last = restored
                 snapped = version
         if events is None:
             events = await self._store.load(match_id, after=version)
+            if version and events and link(last or b"", events[0].data) != events[0].hash:
+                entry.times = {}
+                version, state, last, events = 0, None, None, await self._store.load(match_id)
         state = match.fold(game, decode_events(game, events), state)
         seen = [(event.version, event.recorded_at) for event in events]
-        return (events[-1].version if events else version), state, snapped, seen
+        if events:
+            version, last = events[-1].version, events[-1].hash
+        return version, state, snapped, seen, last
 
-    async def _restore(self, match_id: str, version: int) -> tuple[int, Any, list[Any]] | None:
-        """The latest snapshot's version, state and the events after it, if it may be used."""
+    async def _restore(
+        self, match_id: str, version: int
+    ) -> tuple[int, Any, list[Any], bytes] | None:
+        """The latest snapshot's version, state, the events after it and its event's hash, if
+        it may be used."""
         snapshot = await self._store.latest_snapshot(match_id)
         if snapshot is None or snapshot.version <= version:
             return None
         events = await self._store.load(match_id, after=snapshot.version - 1)
         state = snapshots.restore(snapshot, events[0] if events else None)
-        return None if state is None else (snapshot.version, state, events[1:])
+        return None if state is None else (snapshot.version, state, events[1:], snapshot.hash)
 
     def remember(
         self, match_id: str, version: int, state: match.MatchState,
-        times: dict[int, datetime] | None = None,
+        times: dict[int, datetime] | None = None, head: bytes | None = None,
     ) -> None:
         """Keep a state known to be the fold of the first ``version`` events (with the recorded
-        times its owing seats began at, when given)."""
+        times its owing seats began at, and the hash of its last event, when given)."""
         entry = self._states.get(match_id) or _Entry(version=0, state=None)
         if times is not None:
             entry.times = times
+        if head is not None or version != entry.version:
+            entry.head = head
         if snapshots.due(entry.snapped, version):
             self._snapshot(match_id, version, state)
             entry.snapped = version

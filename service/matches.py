@@ -34,6 +34,7 @@ from service.store import (
     NewEvent,
     NewMatch,
     StoreError,
+    UnknownMatch,
     VersionConflict,
     match_uuid,
 )
@@ -300,17 +301,28 @@ class MatchService:
         ever given after deciding again on a freshly loaded state.
         """
         mid = parse_id(match_id)
-        known = self.cache.known(mid)
-        if known is not None:
-            with contextlib.suppress(ServiceError, VersionConflict):
-                return await self._attempt(known, sent)
-        for _ in range(RETRIES):
-            try:
-                return await self._attempt(await self.cache.load(mid), sent)
-            except VersionConflict as clash:
-                if sent.expected is not None:
-                    raise version_clash(sent.expected, clash.current) from None
+        try:
+            known = self.cache.known(mid)
+            if known is not None:
+                with contextlib.suppress(ServiceError, VersionConflict):
+                    return await self._attempt(known, sent)
+            for _ in range(RETRIES):
+                try:
+                    return await self._attempt(await self.cache.load(mid), sent)
+                except VersionConflict as clash:
+                    if sent.expected is not None:
+                        raise version_clash(sent.expected, clash.current) from None
+        except UnknownMatch:
+            # Held here, yet the database has no such match: it was lost (an asynchronous
+            # standby promoted before it had it, docs/reliability.md). It is not there: 404.
+            self.forget(mid)
+            raise not_found(mid) from None
         raise ServiceError(503, "the match is too busy right now; try again", retry_after=1)
+
+    def forget(self, match_id: str) -> None:
+        """Drop everything held of a match the database does not have."""
+        self.cache.forget(match_id)
+        self._seeds.pop(match_id, None)
 
     async def _attempt(self, loaded: Loaded, sent: Sent) -> Outcome:
         """Decide on ``loaded`` and append at its version; VersionConflict if it was not current."""
@@ -335,7 +347,8 @@ class MatchService:
             at = stored[-1].recorded_at
             times = kept_times(state, loaded.times, ((v, at) for v in written))
             after = msgspec.structs.replace(after, row=_stamped(after.row, at), times=times)
-        self.cache.remember(mid, after.version, state, after.times)
+        head = stored[-1].hash if stored else None
+        self.cache.remember(mid, after.version, state, after.times, head=head)
         # Without a turn clock the answer does not depend on the append's time: reuse it.
         unclocked = record is not None and match.turn_seconds(state) is None
         reused = record.response if record is not None and unclocked else None
