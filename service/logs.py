@@ -15,6 +15,8 @@ import msgspec
 from litestar.enums import ScopeType
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
+from service.store.provisioning import UNAVAILABLE
+
 access = logging.getLogger("hearthlog.access")
 current_seat: ContextVar[int | None] = ContextVar("current_seat", default=None)
 current_read: ContextVar[str | None] = ContextVar("current_read", default=None)  # service.reads
@@ -90,9 +92,24 @@ def logged_path(scope: Scope, path: str) -> str:
 
 
 def configure(level: int = logging.INFO) -> None:
-    """Send the access log to stderr, one JSON object per line."""
+    """Send the access log to stderr, one JSON object per line; asyncpg's pool says in one line
+    that it could not reconnect while the database is away."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(message)s"))
     access.handlers[:] = [handler]
     access.setLevel(level)
     access.propagate = False
+    pool = logging.getLogger("asyncpg.pool")
+    if outage_in_one_line not in pool.filters:
+        pool.addFilter(outage_in_one_line)
+
+
+def outage_in_one_line(record: logging.LogRecord) -> bool:
+    """A log record whose error is an outage (the database down, refusing, or not yet taking
+    writes after a failover) loses its traceback and names the error instead, as the app logs
+    the 503s it answers meanwhile; anything else is left whole."""
+    error = record.exc_info[1] if record.exc_info else None
+    if isinstance(error, UNAVAILABLE):
+        record.msg = f"{record.getMessage()}: database unavailable: {type(error).__name__}"
+        record.args, record.exc_info, record.exc_text = None, None, None
+    return True

@@ -79,3 +79,29 @@ async def test_a_background_task_logs_an_outage_in_one_line_and_a_fault_with_its
     caplog.clear()
     fault = await bot_failure(caplog, KeyError("seat"))
     assert fault.getMessage() == "no move made in match m-1" and fault.exc_info
+
+
+def test_asyncpg_pool_failing_to_reconnect_during_an_outage_logs_one_line():
+    """Given the served app's logging, when asyncpg's pool fails to restore its connections
+    because the database refuses them (down, or no primary yet in a failover), then its record
+    names the error in one line without a traceback; any other error keeps its traceback."""
+    from service import logs
+
+    logs.configure()
+    kept = Kept()
+    kept.setLevel(logging.WARNING)
+    pool = logging.getLogger("asyncpg.pool")
+    pool.addHandler(kept)
+    try:
+        for error in (ConnectionRefusedError(111, "Connection refused"), ValueError("a bug")):
+            try:
+                raise error
+            except Exception:
+                pool.warning("Failed to restore the pool connection floor; retrying",
+                             exc_info=True)
+    finally:
+        pool.removeHandler(kept)
+    outage, fault = kept.records
+    assert outage.exc_info is None and outage.getMessage().endswith(
+        "retrying: database unavailable: ConnectionRefusedError")
+    assert fault.exc_info is not None and fault.exc_info[0] is ValueError
