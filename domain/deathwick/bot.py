@@ -22,6 +22,7 @@ from domain.deathwick.commands import (
     PassRitual,
     ThrowSalt,
 )
+from domain.deathwick.siphon import siphons
 
 
 def wary(view: Any, actions: list[Any], stream: Stream) -> Any:
@@ -75,9 +76,11 @@ def _clearing(actions: list[Any], suits: set[str]) -> list[Any]:
 
 
 def _siphons(actions: list[Any]) -> list[Any]:
-    """Banishes that heal: a rank match on a ghost that is not a spade."""
-    return [a for a in actions if isinstance(a, Banish) and a.ghost[-1] != "S"
-            and a.ghost[:-1] == a.card[:-1]]
+    """Banishes that heal, as the rules Siphon (siphon.py)."""
+    def heals(action: Banish) -> bool:
+        card, ghost = cards.codes().index(action.card), cards.codes().index(action.ghost)
+        return siphons("banish", card, ghost)
+    return [a for a in actions if isinstance(a, Banish) and heals(a)]
 
 
 def _haunts(view: Any, actions: list[Any]) -> list[Any]:

@@ -1,5 +1,5 @@
-"""What an action does once nothing stops it (D6, the Grimoire): one function per effect, and
-the Siphon rules they follow.
+"""What an action does once nothing stops it (D6, the Grimoire): one function per effect; every
+ghost destroyed goes through ``destroy``, which asks the one Siphon rule (siphon.py).
 
 The reaction windows (windows.py) decide whether an action resolves, and resolve it with these;
 the Grimoire (grimoire.py) names the effect of each rank when Cast.
@@ -13,7 +13,6 @@ from domain.core.rng import Rng
 from domain.core.seats import clockwise_from
 from domain.core.steps import Steps
 from domain.deathwick import cards
-from domain.deathwick.cards import KING
 from domain.deathwick.classes import CLOWN, SADIST, SEALBINDER
 from domain.deathwick.commands import CastCard
 from domain.deathwick.events import (
@@ -35,6 +34,7 @@ from domain.deathwick.events import (
     ShadowsSwapped,
 )
 from domain.deathwick.flow import fall
+from domain.deathwick.siphon import Way, siphons
 from domain.deathwick.state import Declared, Over, Playing, turn_of
 
 Effect = Callable[[Steps, Declared, Rng], None]
@@ -123,11 +123,9 @@ def claim(steps: Steps, declared: Declared, rng: Rng) -> None:
 
 
 def cleanse(steps: Steps, declared: Declared, rng: Rng) -> None:
-    """7: destroy a ghost of your Shadow; Siphon on a rank or suit match, never spades."""
+    """7: destroy a ghost of your Shadow (Siphoned on a rank or suit match: siphon.py)."""
     assert declared.ghost is not None and declared.card is not None
-    ghost = steps.state.players[declared.seat].shadow[declared.ghost].card
-    steps.then(GhostBanished(seat=declared.seat, index=declared.ghost,
-                             siphoned=siphons_on_cleanse(declared.card, ghost)))
+    destroy(steps, declared.seat, declared.ghost, "cleanse", declared.card)
 
 
 def recall(steps: Steps, declared: Declared, rng: Rng) -> None:
@@ -176,13 +174,10 @@ def medium(steps: Steps, declared: Declared, rng: Rng) -> None:
 
 
 def purge(steps: Steps, declared: Declared, rng: Rng) -> None:
-    """K: banish every ghost of your Shadow; Siphon kings, never spades (DH6: the Clown's too)."""
+    """K: banish every ghost of your Shadow, the last first (DH6: the Clown's too)."""
     assert declared.card is not None
-    shadow = steps.state.players[declared.seat].shadow
-    for ghost in reversed(shadow):
-        index = len(steps.state.players[declared.seat].shadow) - 1
-        steps.then(GhostBanished(seat=declared.seat, index=index,
-                                 siphoned=siphons_on_purge(declared.card, ghost.card)))
+    for index in reversed(range(len(steps.state.players[declared.seat].shadow))):
+        destroy(steps, declared.seat, index, "purge", declared.card)
 
 
 def boo(steps: Steps, declared: Declared, rng: Rng) -> None:
@@ -210,11 +205,9 @@ def boo_one(steps: Steps, seat: int, caster: int) -> None:
 
 
 def banish(steps: Steps, declared: Declared, rng: Rng) -> None:
-    """Banish: the ghost is destroyed, Siphoned on a rank match (a face ghost: a suit match)."""
+    """Banish: the card destroys the ghost (Siphoned or not: siphon.py)."""
     assert declared.ghost is not None and declared.card is not None
-    ghost = steps.state.players[declared.seat].shadow[declared.ghost].card
-    steps.then(GhostBanished(seat=declared.seat, index=declared.ghost,
-                             siphoned=siphons_on_banish(declared.card, ghost)))
+    destroy(steps, declared.seat, declared.ghost, "banish", declared.card)
 
 
 def panic(steps: Steps, declared: Declared, rng: Rng) -> None:
@@ -225,8 +218,15 @@ def panic(steps: Steps, declared: Declared, rng: Rng) -> None:
     beaten = beats_on_panic(flipped, ghost)
     steps.then(PanicFlipped(seat=declared.seat, card=flipped, beaten=beaten))
     if beaten:
-        steps.then(GhostBanished(seat=declared.seat, index=declared.ghost,
-                                 siphoned=siphons_on_panic(flipped, ghost)))
+        destroy(steps, declared.seat, declared.ghost, "panic", flipped)
+
+
+def destroy(steps: Steps, seat: int, index: int, way: Way, card: int) -> None:
+    """The ghost at ``index`` of the seat's Shadow leaves it, Siphoned or to The Dark, as the
+    one Siphon rule (siphon.py) says for the card that removed it this way."""
+    ghost = steps.state.players[seat].shadow[index].card
+    siphoned = siphons(way, card, ghost)
+    steps.then(GhostBanished(seat=seat, index=index, siphoned=siphoned))
 
 
 def _turn(steps: Steps, declared: Declared) -> int:
@@ -234,34 +234,6 @@ def _turn(steps: Steps, declared: Declared) -> int:
     state: Playing = steps.state
     turn = turn_of(state, declared.seat)
     return turn.number if turn else state.turn_count
-
-
-# Siphon (D6): a ghost removed the right way goes to the bottom of the Candle, never a spade.
-
-
-def siphons_on_banish(card: int, ghost: int) -> bool:
-    """Siphon on a Banish: a rank match, or a face ghost of the card's suit; never spades."""
-    if cards.suit(ghost) == "S":
-        return False
-    if cards.rank(card) == cards.rank(ghost):
-        return True
-    return cards.is_face(ghost) and cards.suit(card) == cards.suit(ghost)
-
-
-def siphons_on_cleanse(card: int, ghost: int) -> bool:
-    """Siphon on a Cleanse: a rank or a suit match; never spades."""
-    return cards.suit(ghost) != "S" and (cards.rank(card) == cards.rank(ghost)
-                                         or cards.suit(card) == cards.suit(ghost))
-
-
-def siphons_on_purge(card: int, ghost: int) -> bool:
-    """Siphon on a Purge: a king ghost (rank match), not a spade."""
-    return cards.suit(ghost) != "S" and cards.rank(ghost) == KING
-
-
-def siphons_on_panic(flipped: int, ghost: int) -> bool:
-    """Siphon on a Panic: a rank match, or always with a joker; never spades."""
-    return cards.suit(ghost) != "S" and (cards.rank(flipped) in (0, cards.rank(ghost)))
 
 
 def beats_on_panic(flipped: int, ghost: int) -> bool:
