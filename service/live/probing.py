@@ -4,13 +4,17 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from service.background import Background
+from service.store.provisioning import warn_failed
 from service.store.replica import Standby
+
+log = logging.getLogger("hearthlog.replica")
 
 
 class Probing(Background):
-    """Probes the standby every ``probe_seconds`` until stopped."""
+    """Probes the standby every ``probe_seconds`` until stopped, whatever a probe meets."""
 
     name = "hearthlog-standby-probe"
 
@@ -18,7 +22,13 @@ class Probing(Background):
         self.standby = standby
 
     async def _run(self) -> None:
-        """Probe, wait, probe again."""
+        """Probe, wait, probe again. A probe that fails in a way nobody foresaw marks the standby
+        down (reads go to the primary) and is logged with its traceback; the next one runs as
+        usual: a probe that ended would leave many-match exports refused until a restart."""
         while True:
             await asyncio.sleep(self.standby.settings.probe_seconds)
-            await self.standby.probe()
+            try:
+                await self.standby.probe()
+            except Exception as error:  # any failure: the loop must go on
+                warn_failed(log, "the standby's probe failed")
+                self.standby.failed(error)

@@ -5,6 +5,7 @@ primary, and a many-match export is refused with 503 rather than put on the prim
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 
@@ -129,3 +130,34 @@ def test_read_settings_from_an_environment_that_sets_some_or_none_of_them(monkey
     assert settings.max_lag == float(environ.get("HEARTHLOG_READ_MAX_LAG_SECONDS", 5.0))
     assert settings.probe_seconds == float(environ.get("HEARTHLOG_READ_PROBE_SECONDS", 1.0))
     assert 0.0 <= settings.max_lag  # a number: the comparison the standby's fresh() makes
+
+
+async def test_the_probe_goes_on_after_a_failure_nobody_foresaw(
+    pool: asyncpg.Pool, database_url: str, monkeypatch
+):
+    """Given a standby probed every 50 ms, when one probe fails with an error that is not one
+    of a standby's known failures, then the standby is marked down (reads go to the primary),
+    and the next probe runs as usual and finds it current again."""
+    from service.live.probing import Probing
+
+    standby = await Standby.open(database_url, pool, ReadSettings(max_lag=5, probe_seconds=0.05))
+    real, failures = standby.probe, []
+
+    async def once_broken() -> None:
+        if not failures:
+            failures.append(1)
+            raise RuntimeError("a probe broken in a way nobody foresaw")
+        await real()
+
+    monkeypatch.setattr(standby, "probe", once_broken)
+    probing = Probing(standby)
+    probing.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not failures or standby.up is False or not standby.fresh():
+            assert time.monotonic() < deadline, "the probe did not run again after its failure"
+            await asyncio.sleep(0.02)
+        assert failures == [1] and probing._task is not None and not probing._task.done()
+    finally:
+        await probing.stop()
+        await standby.close()
