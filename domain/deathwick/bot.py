@@ -23,6 +23,7 @@ from domain.deathwick.commands import (
     ThrowSalt,
 )
 from domain.deathwick.siphon import siphons
+from domain.deathwick.versions import LATEST
 
 
 def wary(view: Any, actions: list[Any], stream: Stream) -> Any:
@@ -76,10 +77,11 @@ def _clearing(actions: list[Any], suits: set[str]) -> list[Any]:
 
 
 def _siphons(actions: list[Any]) -> list[Any]:
-    """Banishes that heal, as the rules Siphon (siphon.py)."""
+    """Banishes that heal, as the latest rules Siphon (siphon.py): a preference, so in a version
+    1 match it may miss a face ghost's heal."""
     def heals(action: Banish) -> bool:
         card, ghost = cards.codes().index(action.card), cards.codes().index(action.ghost)
-        return siphons("banish", card, ghost)
+        return siphons(LATEST, "banish", card, ghost)
     return [a for a in actions if isinstance(a, Banish) and heals(a)]
 
 

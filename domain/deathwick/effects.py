@@ -33,9 +33,10 @@ from domain.deathwick.events import (
     PanicFlipped,
     ShadowsSwapped,
 )
-from domain.deathwick.flow import fall
+from domain.deathwick.flow import dark_consumes, fall
 from domain.deathwick.siphon import Way, siphons
 from domain.deathwick.state import Declared, Over, Playing, turn_of
+from domain.deathwick.versions import ruleset_of
 
 Effect = Callable[[Steps, Declared, Rng], None]
 
@@ -211,12 +212,16 @@ def banish(steps: Steps, declared: Declared, rng: Rng) -> None:
 
 
 def panic(steps: Steps, declared: Declared, rng: Rng) -> None:
-    """Panic: flip the Candle's top against the ghost; it goes to The Dark either way."""
+    """Panic: flip the Candle's top against the ghost; it goes to The Dark either way. From
+    rules version 2, in the dark ritual, a flip that empties the Candle consumes at once, before
+    the ghost is destroyed, so no Siphon refills it (D4, DH17)."""
     assert declared.ghost is not None
     player = steps.state.players[declared.seat]
     flipped, ghost = player.candle[0], player.shadow[declared.ghost].card
     beaten = beats_on_panic(flipped, ghost)
     steps.then(PanicFlipped(seat=declared.seat, card=flipped, beaten=beaten))
+    if ruleset_of(steps.state).flip_consumes_at_once and dark_consumes(steps, declared.seat):
+        return
     if beaten:
         destroy(steps, declared.seat, declared.ghost, "panic", flipped)
 
@@ -225,7 +230,7 @@ def destroy(steps: Steps, seat: int, index: int, way: Way, card: int) -> None:
     """The ghost at ``index`` of the seat's Shadow leaves it, Siphoned or to The Dark, as the
     one Siphon rule (siphon.py) says for the card that removed it this way."""
     ghost = steps.state.players[seat].shadow[index].card
-    siphoned = siphons(way, card, ghost)
+    siphoned = siphons(ruleset_of(steps.state), way, card, ghost)
     steps.then(GhostBanished(seat=seat, index=index, siphoned=siphoned))
 
 

@@ -14,8 +14,10 @@ from domain.deathwick.commands import Action
 Fate = Literal["consumed", "possessed", "conceded"]
 
 
-class CircleFormed(msgspec.Struct, tag="circle_formed", frozen=True, kw_only=True):
-    """D1: the seats, the options, every Candle (top first), The Dark (top first), the first."""
+class CircleFormed(msgspec.Struct, tag="circle_formed", frozen=True, kw_only=True,
+                   omit_defaults=True):
+    """D1: the seats, the options, every Candle (top first), The Dark (top first), the first,
+    and the rules version the circle plays under (versions.py)."""
 
     names: tuple[str, ...]
     decks: int
@@ -25,6 +27,8 @@ class CircleFormed(msgspec.Struct, tag="circle_formed", frozen=True, kw_only=Tru
     candles: tuple[tuple[int, ...], ...]
     dark: tuple[int, ...]
     first: int
+    # Written only when not "1" (omit_defaults), so a version 1 circle's bytes are as played.
+    rules_version: str = "1"
 
 
 class CardsDrawn(msgspec.Struct, tag="cards_drawn", frozen=True, kw_only=True):

@@ -13,6 +13,7 @@ from domain.core.reactions import Allow
 from domain.core.steps import Steps
 from domain.deathwick import events as ev
 from domain.deathwick.cards import code as _code
+from domain.deathwick.classes import CLOWN, SEALBINDER
 from domain.deathwick.commands import CancelHaunt, Ignite, ThrowSalt
 from domain.deathwick.state import (
     Declared,
@@ -28,6 +29,7 @@ from domain.deathwick.state import (
     Unformed,
     with_player,
 )
+from domain.deathwick.versions import ruleset_of
 
 replace = msgspec.structs.replace
 
@@ -51,7 +53,7 @@ def _formed(_: Unformed, event: ev.CircleFormed) -> Drafting:
     return Drafting(names=event.names, decks=event.decks, classes=event.classes,
                     ritual=event.ritual, prompts=event.reaction_prompts, first=event.first,
                     players=tuple(Player(candle=candle) for candle in event.candles),
-                    dark=event.dark)
+                    dark=event.dark, rules_version=event.rules_version)
 
 
 def _drawn(state: Any, event: ev.CardsDrawn) -> Any:
@@ -246,12 +248,14 @@ def _rekindled(state: Playing, event: ev.CandleRekindled) -> Playing:
 
 
 def _swapped(state: Playing, event: ev.ShadowsSwapped) -> Playing:
-    """Two Shadows swap; the Sealbinder's ghosts stay where they are (D3)."""
+    """Two Shadows swap; the Sealbinder's ghosts stay where they are (D3), and from rules
+    version 2 the Clown's too (DH19; version 1 carried them)."""
+    staying = (SEALBINDER, CLOWN) if ruleset_of(state).mirror_leaves_clowns else (SEALBINDER,)
     mine, theirs = state.players[event.seat].shadow, state.players[event.target].shadow
-    stay_mine = tuple(g for g in mine if g.bound == "sealbinder")
-    stay_theirs = tuple(g for g in theirs if g.bound == "sealbinder")
-    move_mine = tuple(g for g in mine if g.bound != "sealbinder")
-    move_theirs = tuple(g for g in theirs if g.bound != "sealbinder")
+    stay_mine = tuple(g for g in mine if g.bound in staying)
+    stay_theirs = tuple(g for g in theirs if g.bound in staying)
+    move_mine = tuple(g for g in mine if g.bound not in staying)
+    move_theirs = tuple(g for g in theirs if g.bound not in staying)
     state = with_player(state, event.seat, shadow=(*stay_mine, *move_theirs))
     return with_player(state, event.target, shadow=(*stay_theirs, *move_mine))
 

@@ -25,10 +25,12 @@ from domain.deathwick.events import (
 from domain.deathwick.evolve import steps_from
 from domain.deathwick.options import HAND, Options, deal
 from domain.deathwick.state import UNFORMED, Circle, Over, living
+from domain.deathwick.versions import Ruleset
 
 
-def form(options: Options, names: tuple[str, ...], rng: Rng) -> list[Event]:
-    """D1, D3: deal the Candles, fill The Dark, draw the hands, draw the first player, offer."""
+def form(options: Options, names: tuple[str, ...], rng: Rng, ruleset: Ruleset) -> list[Event]:
+    """D1, D3: deal the Candles, fill The Dark, draw the hands, draw the first player, offer;
+    the circle records the rules version it plays under."""
     seats = len(names)
     decks = cards.decks_for(seats)
     candles, dark = deal(options, seats, rng.stream("deal").shuffle(cards.pool(decks)))
@@ -36,7 +38,8 @@ def form(options: Options, names: tuple[str, ...], rng: Rng) -> list[Event]:
     steps = steps_from(UNFORMED)
     steps.then(CircleFormed(names=names, decks=decks, classes=options.classes == "on",
                             ritual=options.ritual, reaction_prompts=options.reaction_prompts,
-                            candles=candles, dark=dark, first=first))
+                            candles=candles, dark=dark, first=first,
+                            rules_version=ruleset.version))
     for seat in range(seats):
         steps.then(CardsDrawn(seat=seat, cards=candles[seat][:HAND]))
     if options.classes == "on":

@@ -29,6 +29,7 @@ from domain.deathwick.effects import (
     scare,
     sight,
 )
+from domain.deathwick.versions import Ruleset
 
 # What a Cast names besides its card:
 # "none": nothing; "choice": one of the record's ``choices``; "neighbour": a neighbour's seat;
@@ -55,6 +56,7 @@ class Spell(msgspec.Struct, frozen=True, kw_only=True):
     bound_ghosts_stay: bool = False  # D3: not a ghost the Sealbinder or the Clown Haunted
     watcher_sees_both: bool = False  # D3, DH2: the Watcher's turns to the other neighbour next
     occultist_reaches_all: bool = False  # D3: the Occultist's reaches any player
+    text_v2: str | None = None  # its text from rules version 2, where DH18 or DH19 changed it
 
     @property
     def names_ghost(self) -> bool:
@@ -80,7 +82,9 @@ GRIMOIRE = (
     Spell(rank=6, name="Claim", target="neighbour", effect=claim,
           text="Choose a neighbour: take a random card of their hand."),
     Spell(rank=7, name="Cleanse", target="own_ghost", effect=cleanse,
-          text="Destroy a ghost of your Shadow (Siphoned on a rank or suit match, never a spade)."),
+          text="Destroy a ghost of your Shadow (Siphoned on a rank or suit match, never a spade).",
+          text_v2="Destroy a ghost of your Shadow (Siphoned on a rank or suit match, never a "
+                  "spade or a face card)."),
     Spell(rank=8, name="Recall", target="any_ghost", effect=recall, bound_ghosts_stay=True,
           text="Take a ghost from any Shadow into your hand (not one the Sealbinder or the "
                "Clown Haunted)."),
@@ -92,22 +96,33 @@ GRIMOIRE = (
           text="The top 3 cards of The Dark go on top of your Candle."),
     Spell(rank=11, name="Mirror", target="neighbour", effect=mirror, gatekeeper_immune=True,
           text="Choose a neighbour (not the Gatekeeper) and swap Shadows; the Sealbinder's "
-               "ghosts stay where they are."),
+               "ghosts stay where they are.",
+          text_v2="Choose a neighbour (not the Gatekeeper) and swap Shadows; the Sealbinder's "
+                  "and the Clown's ghosts stay where they are."),
     Spell(rank=12, name="Medium", target="choice", effect=medium, choices=("hand", "candle"),
           text="Choose: the top card of The Dark to your hand, or its top 2 cards onto your "
                "Candle."),
     Spell(rank=13, name="Purge", target="none", effect=purge,
-          text="Banish every ghost of your Shadow (a king is Siphoned, never a spade)."),
+          text="Banish every ghost of your Shadow (a king is Siphoned, never a spade).",
+          text_v2="Banish every ghost of your Shadow (a king of your king's suit is Siphoned, "
+                  "never a spade)."),
 )
 BY_RANK = {spell.rank: spell for spell in GRIMOIRE}
 
 
-def card_texts() -> tuple[CardText, ...]:
-    """What each rank does when Cast, for a player reading the table: the joker, then ace to
-    king (a rank is written as in views, without its suit: '7' for 7H, 7C...)."""
+def card_texts(ruleset: Ruleset) -> tuple[CardText, ...]:
+    """What each rank does when Cast under a rules version, for a player reading the table: the
+    joker, then ace to king (a rank is written as in views, without its suit: '7' for 7H...)."""
     codes = (cards.JOKER, *cards.RANK_CODES)
-    return tuple(CardText(code=codes[spell.rank], name=spell.name, text=spell.text)
+    return tuple(CardText(code=codes[spell.rank], name=spell.name, text=text_of(spell, ruleset))
                  for spell in GRIMOIRE)
+
+
+def text_of(spell: Spell, ruleset: Ruleset) -> str:
+    """A rank's text under a rules version."""
+    if int(ruleset.version) >= 2 and spell.text_v2 is not None:
+        return spell.text_v2
+    return spell.text
 
 
 def spell_of(card: int) -> Spell:

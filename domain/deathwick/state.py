@@ -90,6 +90,7 @@ class Circle(msgspec.Struct, frozen=True, kw_only=True):
     first: int
     players: tuple[Player, ...]
     dark: tuple[int, ...]  # top first
+    rules_version: str = "1"  # the rules version it was formed under (versions.py)
     round: int = 0
     arcs: tuple[tuple[int, ...], ...] = ()
     step: int = 0

@@ -203,15 +203,17 @@ async def test_unknown_matches_games_and_lobby_mistakes_are_refused(server):
 
 async def test_a_game_serves_what_each_of_its_cards_does(server):
     """Given Deathwick's catalogue entry, then its cards are the Grimoire's records, in words
-    (the joker, then ace to king); a game that declares no card texts (Wick & Ember, whose own
-    web table names its cards) serves an empty list."""
-    from domain.deathwick.grimoire import GRIMOIRE
+    (the joker, then ace to king) as the latest rules version writes them; a game that declares
+    no card texts (Wick & Ember, whose own web table names its cards) serves an empty list."""
+    from domain.deathwick.grimoire import GRIMOIRE, text_of
+    from domain.deathwick.versions import V2
 
     async with httpx.AsyncClient(base_url=server) as client:
         deathwick = (await client.get("/games/deathwick")).json()
         plain = (await client.get("/games/wick-and-ember")).json()
     codes = ["JOKER", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
     assert [(c["code"], c["name"], c["text"]) for c in deathwick["cards"]] == [
-        (code, spell.name, spell.text) for code, spell in zip(codes, GRIMOIRE, strict=True)]
+        (code, spell.name, text_of(spell, V2))
+        for code, spell in zip(codes, GRIMOIRE, strict=True)]
     assert deathwick["cards"][5]["name"] == "Salt" and "cancel" in deathwick["cards"][5]["text"]
     assert plain["cards"] == []

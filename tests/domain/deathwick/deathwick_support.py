@@ -7,6 +7,7 @@ from typing import Any
 
 import msgspec
 
+from domain.core.decider import Rulebook
 from domain.core.reactions import Allow
 from domain.core.rng import Rng
 from domain.deathwick import GAME, cards
@@ -31,13 +32,15 @@ def codes(found: tuple[int, ...]) -> list[str]:
 
 
 class Table(PracticeTable):
-    """A practice table of Deathwick (classes off unless offers are given), seat 0 first."""
+    """A practice table of Deathwick (classes off unless offers are given), seat 0 first, under
+    the latest rules version unless another is given."""
 
     def __init__(self, seats: int = 3, candles: tuple[list[str], ...] = (), first: int = 0,
-                 offers: list[list[str]] | None = None, **options: Any) -> None:
+                 offers: list[list[str]] | None = None, game: Rulebook = GAME,
+                 **options: Any) -> None:
         """Open the table with its script and run setup."""
         options.setdefault("classes", "on" if offers else "off")
-        super().__init__(GAME, RNG, Options(candles=[list(c) for c in candles] or None,
+        super().__init__(game, RNG, Options(candles=[list(c) for c in candles] or None,
                                             first=first, offers=offers, **options),
                          PLAYERS[:seats])
 
@@ -83,4 +86,4 @@ class Table(PracticeTable):
 
     def to_act(self) -> tuple[int, ...]:
         """The seats the rules wait on."""
-        return GAME.to_act(self.state)
+        return self.game.to_act(self.state)

@@ -158,10 +158,11 @@ def test_d6_medium_takes_the_top_of_the_dark_to_hand_or_two_onto_the_candle():
 
 
 def test_d6_purge_banishes_every_ghost_and_siphons_a_king_that_is_not_a_spade():
-    """K PURGE: every ghost goes; a king ghost of hearts is Siphoned, one of spades is not."""
-    t = Table(3, candles=(["KD", "8C", "2D", "3D"],))
+    """K PURGE (and DH18): every ghost goes; a king ghost of the Cast king's suit, hearts, is
+    Siphoned, one of spades is not."""
+    t = Table(3, candles=(["KH", "8C", "2D", "3D"],))
     t.give(0, shadow=["KH", "KS", "4C"], by=1)
-    t.send(0, CastCard(card="KD"))
+    t.send(0, CastCard(card="KH"))
     assert t.shadow(0) == [] and codes(t.player(0).candle)[-1] == "KH"
     assert [e.siphoned for e in t.of(GhostBanished)] == [False, False, True]
 
@@ -212,9 +213,9 @@ def test_faq_spades_are_never_siphoned():
     assert not t.last(GhostBanished).siphoned and codes(t.state.dark)[0] == "7S"
 
 
-def test_faq_a_face_card_ghost_is_siphoned_by_a_10_or_face_of_its_suit():
-    """FAQ face card ghost (the Warlock's): the 10 of hearts on a queen of hearts ghost Siphons
-    it; the 10 of spades on a queen of hearts ghost destroys it."""
+def test_faq_a_face_card_ghost_is_siphoned_by_a_10_of_its_suit():
+    """FAQ face card ghost (the Warlock's), DH18: the 10 of hearts on a queen of hearts ghost
+    Siphons it; the 10 of spades on a queen of hearts ghost destroys it."""
     t = Table(3, candles=(["10H", "10S", "6S", "3D"],))
     t.give(0, shadow=["QH"], by=1)
     t.send(0, Banish(card="10H", ghost="QH"))
