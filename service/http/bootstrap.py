@@ -68,10 +68,11 @@ async def bootstrap(
     await apply_migrations(database_url)
     pool = await create_pool(database_url, max_size=pool_size())
     try:
-        async with _reads(pool, read_url) as reads:
+        async with _reads(pool, read_url, clock) as reads:
             matches = MatchService(reads.primary, limits.lobby_hours, reads, seeds=seeds,
                                    clock=clock)
-            tournaments = TournamentService(TournamentStore(pool), matches, seeds=seeds)
+            tournaments = TournamentService(TournamentStore(pool, clock=clock), matches,
+                                            seeds=seeds)
             rounds = Rounds(tournaments)
             live = Settings.from_env()
             bots = BotRunner(matches, live.bot_delay)
@@ -99,9 +100,10 @@ async def bootstrap(
 
 
 @asynccontextmanager
-async def _reads(pool: asyncpg.Pool, url: str | None) -> AsyncIterator[Reads]:
-    """Where stale-safe reads go: a standby probed for its lag (``url``), else the primary."""
-    primary = PostgresStore(pool)
+async def _reads(pool: asyncpg.Pool, url: str | None, clock: Clock) -> AsyncIterator[Reads]:
+    """Where stale-safe reads go: a standby probed for its lag (``url``), else the primary
+    (whose store records times by ``clock``)."""
+    primary = PostgresStore(pool, clock=clock)
     if not url:
         yield Reads(primary)
         return

@@ -44,14 +44,19 @@ log = logging.getLogger("hearthlog.store")
 # The statement is put together for the append's shape (one event, several, none; the match
 # row's read model; a seat token; a command record), so each part is written only when there is
 # something to write; each shape is one prepared statement. ``{}`` marks the parameters a part
-# adds after the first seven.
+# adds after the first eight.
+# The append's time is a parameter ($8, the store's clock), never now(): Citus refuses a
+# non-immutable function inside CASE or COALESCE (docs/scaling.md), and one value written
+# everywhere keeps the head, the events, the finish and the owing times equal. It never goes
+# back within a match: greatest() with the head's last time (a server whose clock is behind).
+_AT = "greatest($8::timestamptz, updated_at)"
 # When a seat began to owe, from the match version it began at ($n, None: no seat): this append's
 # own time for a version it writes, else the recorded time of that earlier event (migration 0006).
-_SINCE = """CASE WHEN ${0}::int IS NULL THEN NULL WHEN ${0}::int > $2 THEN now()
+_SINCE = """CASE WHEN ${0}::int IS NULL THEN NULL WHEN ${0}::int > $2 THEN """ + _AT + """
             ELSE (SELECT recorded_at FROM events WHERE match_id = $1 AND version = ${0}::int) END"""
 _HEAD = """
 WITH head AS (
-    UPDATE heads SET version = $3, head_hash = $4, updated_at = now(),
+    UPDATE heads SET version = $3, head_hash = $4, updated_at = """ + _AT + """,
         owed_since = """ + _SINCE.format(6) + """,
         bot_owed_since = """ + _SINCE.format(7) + """
     WHERE match_id = $1 AND version = $2 AND head_hash = $5
@@ -59,16 +64,17 @@ WITH head AS (
 )"""
 _ROW = """, match_row AS (
     UPDATE matches SET status = {}, summary = {}, seats_taken = coalesce({}, seats_taken),
-        finished_at = CASE WHEN {} THEN coalesce(finished_at, now()) ELSE finished_at END
+        finished_at = CASE WHEN {} THEN coalesce(finished_at, head.updated_at)
+                      ELSE finished_at END
     FROM head WHERE match_id = $1
 )"""
 _ONE_EVENT = """, written AS (
-    INSERT INTO events (match_id, version, type, data, metadata, hash)
-    SELECT $1, $3, {}, {}::json, {}, $4 FROM head
+    INSERT INTO events (match_id, version, type, data, metadata, recorded_at, hash)
+    SELECT $1, $3, {}, {}::json, {}, head.updated_at, $4 FROM head
 )"""
 _EVENTS = """, written AS (
-    INSERT INTO events (match_id, version, type, data, metadata, hash)
-    SELECT $1, e.version, e.type, e.data::json, e.metadata, e.hash
+    INSERT INTO events (match_id, version, type, data, metadata, recorded_at, hash)
+    SELECT $1, e.version, e.type, e.data::json, e.metadata, head.updated_at, e.hash
     FROM head, unnest({}::int[], {}::text[], {}::text[], {}::jsonb[], {}::bytea[])
         AS e(version, type, data, metadata, hash)
 )"""
@@ -76,8 +82,9 @@ _TOKEN = """, token AS (
     INSERT INTO seat_tokens (match_id, seat, token_hash) SELECT $1, {}, {} FROM head
 )"""
 _COMMAND = """, command AS (
-    INSERT INTO commands (match_id, command_id, seat, response, status_code, version)
-    SELECT $1, {}, {}, {}, {}, {} FROM head
+    INSERT INTO commands (match_id, command_id, seat, response, status_code, version,
+        recorded_at)
+    SELECT $1, {}, {}, {}, {}, {}, head.updated_at FROM head
 )"""
 
 
@@ -87,7 +94,7 @@ def statement(events: int, row: bool, token: bool, command: bool) -> str:
     a seat token, a command record."""
     parts = [_HEAD, _ROW if row else "", "" if events == 0 else _ONE_EVENT if events == 1
              else _EVENTS, _TOKEN if token else "", _COMMAND if command else ""]
-    numbers = itertools.count(8)
+    numbers = itertools.count(9)
     text = "".join(part.format(*(f"${next(numbers)}" for _ in range(part.count("{}"))))
                    for part in parts)
     return text + "\nSELECT updated_at FROM head\n"
@@ -163,16 +170,17 @@ def row_of(change: Change) -> Row:
 
 
 async def append_once(pool: asyncpg.Pool, key: uuid.UUID, expected: int, head: bytes,
-                      events: list[Any], change: Change, row: Row | None,
+                      events: list[Any], change: Change, row: Row | None, at: datetime,
                       ) -> tuple[datetime, list[bytes]]:
-    """Run the statement once, chaining from ``head``, writing the change (its row only when
-    ``row`` is given) and the versions the longest-owing seat and bot seat began to owe at;
-    Refused when it hit no head."""
+    """Run the statement once at time ``at``, chaining from ``head``, writing the change (its
+    row only when ``row`` is given) and the versions the longest-owing seat and bot seat began
+    to owe at; the time recorded (``at``, or the head's last if later); Refused when it hit no
+    head."""
     hashes = chain([event.data for event in events], head)
     owed = change.owed or OwedSince()
     seat_token, command = change.seat_token, change.command
     args: list[Any] = [key, expected, expected + len(events), hashes[-1] if hashes else head,
-                       head, owed.clock, owed.bots]
+                       head, owed.clock, owed.bots, at]
     if row is not None:
         args += row
     args += _event_args(expected, events, hashes)

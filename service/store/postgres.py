@@ -11,8 +11,8 @@ announcement waits for the commit. Reads over many matches are in service.store.
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
-from datetime import datetime
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import asyncpg
@@ -43,39 +43,54 @@ from service.store.snapshots import Snapshot
 _INSERT_MATCH = """
 WITH match_row AS (
     INSERT INTO matches (match_id, game, rules_version, status, seats, practice, tournament,
-        label, seed_commitment, server_seed, host_token_hash, summary, invite_hash)
-    VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, $8, $9, $10, $11, $16)
+        label, seed_commitment, server_seed, host_token_hash, summary, invite_hash, created_at)
+    VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, $8, $9, $10, $11, $16, $17)
     RETURNING created_at
 ), head AS (
     INSERT INTO heads (match_id, version, head_hash, updated_at)
     SELECT $1, 1, $12, created_at FROM match_row
 ), first_event AS (
-    INSERT INTO events (match_id, version, type, data, metadata, hash)
-    SELECT $1, 1, $13, $14::json, $15, $12 FROM match_row
+    INSERT INTO events (match_id, version, type, data, metadata, recorded_at, hash)
+    SELECT $1, 1, $13, $14::json, $15, created_at, $12 FROM match_row
 )
 SELECT created_at FROM match_row
 """
 
-# The hash comes from the event itself, so a snapshot is always paired with its history.
+# The hash comes from the event itself, so a snapshot is always paired with its history. The
+# time is a parameter: Citus refuses now() in ON CONFLICT DO UPDATE (docs/scaling.md).
 _SAVE_SNAPSHOT = """
-INSERT INTO snapshots AS s (match_id, version, hash, fingerprint, state, checksum)
-SELECT e.match_id, e.version, e.hash, $3, $4, sha256(convert_to($3, 'UTF8') || e.hash || $4)
+INSERT INTO snapshots AS s (match_id, version, hash, fingerprint, state, checksum, taken_at)
+SELECT e.match_id, e.version, e.hash, $3, $4, sha256(convert_to($3, 'UTF8') || e.hash || $4), $5
 FROM events e WHERE e.match_id = $1 AND e.version = $2
 ON CONFLICT (match_id) DO UPDATE SET version = excluded.version, hash = excluded.hash,
     fingerprint = excluded.fingerprint, state = excluded.state, checksum = excluded.checksum,
-    taken_at = now()
+    taken_at = excluded.taken_at
 WHERE s.version < excluded.version OR s.fingerprint <> excluded.fingerprint
 """
+
+_HAS_COMMAND = "SELECT count(*) > 0 FROM commands WHERE match_id = $1 AND command_id = $2"
+_HAS_SEAT = """SELECT count(*) > 0 FROM seat_tokens WHERE match_id = $1
+    AND (seat = $2 OR token_hash = $3)"""
 
 _LATEST_SNAPSHOT = """SELECT version, hash, fingerprint, state, checksum FROM snapshots
     WHERE match_id = $1"""
 
 
-class PostgresStore:
-    """The event store on Postgres, through an asyncpg pool (service.store.provisioning)."""
+def wall_clock() -> datetime:
+    """The time now, in UTC (a server hands in its own clock instead)."""
+    return datetime.now(UTC)
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
-        self.pool = pool
+
+class PostgresStore:
+    """The event store on Postgres, through an asyncpg pool (service.store.provisioning).
+
+    Times are the store's ``clock`` (a server hands in its own: service.sources), sent with
+    each statement rather than Postgres's now(), which a Citus cluster refuses in the places an
+    append needs it; within a match they never go back (service.store.append)."""
+
+    def __init__(self, pool: asyncpg.Pool, *, clock: Callable[[], datetime] = wall_clock,
+                 ) -> None:
+        self.pool, self.clock = pool, clock
         self.heads = pg_append.Heads()
         self.seats = Lru(20_000)
         self.announcer = pg_append.Announcer(pool, CHANNEL)
@@ -91,7 +106,7 @@ class PostgresStore:
                 _INSERT_MATCH, key, new.game, new.rules_version, new.seats, new.practice,
                 new.tournament, new.label, new.seed_commitment, new.server_seed,
                 new.host_token_hash, written, head, first.type, first.data.decode(),
-                first.metadata, new.invite_hash)
+                first.metadata, new.invite_hash, self.clock())
         except asyncpg.UniqueViolationError as error:
             raise StoreError(f"match {key} already exists") from error
         self.heads.put(key, 1, head, row)
@@ -128,17 +143,32 @@ class PostgresStore:
             try:
                 changed = None if self.heads.row(key, expected, head) == row else row
                 now, hashes = await pg_append.append_once(
-                    self.pool, key, expected, head, events, change, changed)
+                    self.pool, key, expected, head, events, change, changed, self.clock())
             except pg_append.Refused as refused:
                 head = _checked(key, expected, refused.version, refused.head)
                 self.heads.put(key, expected, head)
-            except asyncpg.UniqueViolationError as error:
-                raise _unique_refusal(key, error, change.command) from error
+            except (asyncpg.UniqueViolationError, asyncpg.InternalServerError) as error:
+                raise await self._refusal(key, error, change) from error
             else:
                 after = hashes[-1] if hashes else head
                 self.heads.put(key, expected + len(events), after, row)
                 return now, hashes
         raise StoreError(f"match {key} changed its head hash at version {expected}")
+
+    async def _refusal(self, key: uuid.UUID, error: asyncpg.PostgresError, change: Change,
+                       ) -> Exception:
+        """What the database refusing an append means, read from what it holds rather than
+        from the error's fields (a Citus cluster passes neither the constraint's name nor, for
+        an append's statement, the unique violation's code): a command id seen before, a seat
+        or token taken, else the error itself."""
+        command, token = change.command, change.seat_token
+        if command is not None and await self.pool.fetchval(_HAS_COMMAND, key, command.command_id):
+            return DuplicateCommand(str(key), command.command_id)
+        if token is not None and await self.pool.fetchval(_HAS_SEAT, key, *token):
+            return StoreError(f"a seat of match {key} already has that seat or token")
+        if isinstance(error, asyncpg.UniqueViolationError):
+            return StoreError(f"match {key} refused the append: {error}")
+        return error
 
     async def load(
         self, match_id: str, after: int = 0, upto: int | None = None
@@ -240,14 +270,14 @@ class PostgresStore:
 
     async def due_matches(self, *, bot_delay: float, limit: int = 100) -> list[str]:
         """Matches in play where a bot is to act or a turn clock ran out; see ``is_due``."""
-        return await queries.due_matches(self.pool, bot_delay, limit)
+        return await queries.due_matches(self.pool, bot_delay, limit, self.clock())
 
     async def save_snapshot(
         self, match_id: str, version: int, fingerprint: str, state: bytes
     ) -> None:
         """Keep the fold of the first ``version`` events with that event's hash, unless newer."""
         key = _require_uuid(match_id)
-        await self.pool.execute(_SAVE_SNAPSHOT, key, version, fingerprint, state)
+        await self.pool.execute(_SAVE_SNAPSHOT, key, version, fingerprint, state, self.clock())
 
     async def latest_snapshot(self, match_id: str) -> Snapshot | None:
         """The match's latest snapshot, or None."""
@@ -289,18 +319,6 @@ def _checked(key: uuid.UUID, expected: int, version: int | None, head: bytes | N
     if version != expected:
         raise VersionConflict(version, expected)
     return head
-
-
-def _unique_refusal(
-    key: uuid.UUID, error: asyncpg.UniqueViolationError, command: CommandRecord | None
-) -> StoreError:
-    """What a unique key refusing the append means: a seen command id, a taken seat, a race."""
-    constraint = getattr(error, "constraint_name", "") or ""
-    if constraint.startswith("commands") and command is not None:
-        return DuplicateCommand(str(key), command.command_id)
-    if constraint.startswith("seat_tokens"):
-        return StoreError(f"a seat of match {key} already has that seat or token")
-    return StoreError(f"match {key} refused the append: {error}")
 
 
 def _stored(match_id: str, version: int, event: NewEvent, at: datetime, hash: bytes) -> StoredEvent:

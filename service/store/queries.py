@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import datetime
 from typing import Any
 
 import asyncpg
@@ -24,7 +25,7 @@ _DUE_AT = """least(bot_owed_since + make_interval(secs => $1),
     owed_since + make_interval(secs => (summary->>'turn_seconds')::int))"""
 _DUE = f"""
 SELECT match_id FROM {MATCHES}
-WHERE status = 'playing' AND {_DUE_AT} <= now()
+WHERE status = 'playing' AND {_DUE_AT} <= $3
 ORDER BY {_DUE_AT} LIMIT $2
 """
 
@@ -33,22 +34,17 @@ _FINISHED_WHERE = """status = 'finished'
     AND ($3::timestamptz IS NULL OR finished_at >= $3)
     AND ($4::timestamptz IS NULL OR finished_at < $4)"""
 
-_FINISHED = f"""SELECT {MATCH_COLUMNS}, server_seed FROM {MATCHES} WHERE {_FINISHED_WHERE}
-    ORDER BY finished_at, match_id"""
+# Paged by key, oldest finish first: each page is a read of the match group alone (matches and
+# heads, joined by match_id), which Citus sends to every shard with its ORDER BY and LIMIT and
+# merges; then the page's events, by match_id. No cursor over a join: Citus cannot push down a
+# LATERAL join under an ORDER BY ... OFFSET subquery (docs/scaling.md).
+_FINISHED_PAGE = f"""SELECT {MATCH_COLUMNS}, server_seed FROM {MATCHES} WHERE {_FINISHED_WHERE}
+    AND ($5::timestamptz IS NULL OR (finished_at, match_id) > ($5, $6::uuid))
+    ORDER BY finished_at, match_id LIMIT $7"""
+_PAGE_EVENTS = """SELECT match_id, version, type, data::text AS data, metadata::text AS metadata,
+    recorded_at, hash FROM events WHERE match_id = ANY($1::uuid[]) ORDER BY match_id, version"""
 
-# One row per match, its events as arrays: a cursor over it holds one batch of matches at a time.
-_FINISHED_WITH_EVENTS = f"""
-SELECT m.*, e.* FROM ({_FINISHED} OFFSET 0) AS m CROSS JOIN LATERAL (
-    SELECT array_agg(ev.version ORDER BY ev.version) AS versions,
-        array_agg(ev.type ORDER BY ev.version) AS types,
-        array_agg(ev.data::text ORDER BY ev.version) AS datas,
-        array_agg(ev.metadata::text ORDER BY ev.version) AS metadatas,
-        array_agg(ev.recorded_at ORDER BY ev.version) AS times,
-        array_agg(ev.hash ORDER BY ev.version) AS hashes
-    FROM events AS ev WHERE ev.match_id = m.match_id) AS e
-ORDER BY m.finished_at, m.match_id"""
-
-EXPORT_PREFETCH = 32
+EXPORT_PAGE = 32  # matches read at a time: the export holds one page of them
 
 
 async def list_matches(pool: asyncpg.Pool, filters: dict[str, Any], limit: int,
@@ -67,22 +63,45 @@ async def list_matches(pool: asyncpg.Pool, filters: dict[str, Any], limit: int,
     return [match_row(row) for row in rows]
 
 
-async def due_matches(pool: asyncpg.Pool, bot_delay: float, limit: int) -> list[str]:
-    """Matches in play where a bot is to act or a turn clock ran out (see protocol.is_due)."""
-    rows = await pool.fetch(_DUE, bot_delay, limit)
+async def due_matches(pool: asyncpg.Pool, bot_delay: float, limit: int,
+                      now: datetime) -> list[str]:
+    """Matches in play where a bot is to act or a turn clock ran out by ``now`` (see
+    protocol.is_due)."""
+    rows = await pool.fetch(_DUE, bot_delay, limit, now)
     return [str(row["match_id"]) for row in rows]
 
 
 async def finished_matches(
     pool: asyncpg.Pool, filters: ExportFilter, events: bool
 ) -> AsyncIterator[FinishedMatch]:
-    """Finished matches passing the filters, oldest finish first, read through a cursor."""
-    query = _FINISHED_WITH_EVENTS if events else _FINISHED
+    """Finished matches passing the filters, oldest finish first, a page at a time, all read in
+    one read-only transaction (one snapshot on one Postgres; on Citus, one per node)."""
     async with pool.acquire() as conn:
         async with conn.transaction(isolation="repeatable_read", readonly=True):
-            cursor = conn.cursor(query, *_filter_args(filters), prefetch=EXPORT_PREFETCH)
-            async for record in cursor:
-                yield _finished(record, events)
+            after: tuple[Any, Any] = (None, None)
+            while True:
+                page = await conn.fetch(_FINISHED_PAGE, *_filter_args(filters), *after,
+                                        EXPORT_PAGE)
+                found = await _page_events(conn, page) if events else {}
+                for record in page:
+                    yield _finished(record, found.get(record["match_id"], []))
+                if len(page) < EXPORT_PAGE:
+                    return
+                after = (page[-1]["finished_at"], page[-1]["match_id"])
+
+
+async def _page_events(conn: asyncpg.Connection, page: list[asyncpg.Record],
+                       ) -> dict[Any, list[StoredEvent]]:
+    """The events of a page's matches, by match id, each match's in version order."""
+    found: dict[Any, list[StoredEvent]] = {record["match_id"]: [] for record in page}
+    if not found:
+        return found
+    for row in await conn.fetch(_PAGE_EVENTS, list(found)):
+        found[row["match_id"]].append(StoredEvent(
+            match_id=str(row["match_id"]), version=row["version"], type=row["type"],
+            data=row["data"].encode(), metadata=msgspec.json.decode(row["metadata"]),
+            recorded_at=row["recorded_at"], hash=row["hash"]))
+    return found
 
 
 async def count_finished(pool: asyncpg.Pool, filters: ExportFilter) -> int:
@@ -105,30 +124,10 @@ def _filter_args(filters: ExportFilter) -> tuple[Any, ...]:
     return (filters.tournament, filters.game, filters.finished_after, filters.finished_before)
 
 
-def _finished(record: asyncpg.Record, with_events: bool) -> FinishedMatch:
-    """A FinishedMatch from one row of the export query."""
+def _finished(record: asyncpg.Record, events: list[StoredEvent]) -> FinishedMatch:
+    """A FinishedMatch from one row of an export page, with its events (none for CSV)."""
     values = dict(record)
     values["match_id"] = str(values["match_id"])
     values["summary"] = msgspec.convert(values["summary"], Summary)
     row = MatchRow(**{field: values[field] for field in MatchRow.__struct_fields__})
-    events = _events(row.match_id, values) if with_events else []
     return FinishedMatch(row=row, server_seed=values["server_seed"], events=events)
-
-
-def _events(match_id: str, values: dict[str, Any]) -> list[StoredEvent]:
-    """The events of one export row, from its parallel arrays."""
-    names = ("versions", "types", "datas", "metadatas", "times", "hashes")
-    return [
-        StoredEvent(
-            match_id=match_id,
-            version=version,
-            type=type_,
-            data=data.encode(),
-            metadata=msgspec.json.decode(metadata),
-            recorded_at=at,
-            hash=hash_,
-        )
-        for version, type_, data, metadata, at, hash_ in zip(
-            *(values[name] for name in names), strict=True
-        )
-    ]

@@ -9,12 +9,14 @@ token hash are read apart from the row, which never carries them.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 import asyncpg
 import msgspec
 
+from service.store.postgres import wall_clock
 from service.store.records import StoreError
 
 _COLUMNS = """tournament_id::text AS tournament_id, name, settings, auto_advance, status, round,
@@ -22,13 +24,15 @@ _COLUMNS = """tournament_id::text AS tournament_id, name, settings, auto_advance
 _ENTRANT_COLUMNS = "number, name, bot, withdrew_after, registered_at"
 # A running tournament needs the sweep when no table of its current round is being played: all
 # finished (score it, start the next round or finish), or a table not yet made or started.
-_NEEDING_SWEEP = """
-SELECT t.tournament_id::text FROM tournaments t
-WHERE t.status = 'running' AND NOT EXISTS (
-    SELECT 1 FROM tournament_tables tt JOIN matches m ON m.match_id = tt.match_id
-    WHERE tt.tournament_id = t.tournament_id AND tt.round = t.round AND m.status = 'playing')
-ORDER BY t.created_at LIMIT $1
+# Two reads, one per co-location group (docs/scaling.md): the running tournaments' current
+# tables (joined within the tournament group by tournament_id), then which of their matches
+# are in play (the match group, by match_id). Citus refuses a join across the two groups.
+_CURRENT_TABLES = """
+SELECT t.tournament_id::text AS tournament_id, tt.match_id FROM tournaments t
+LEFT JOIN tournament_tables tt ON tt.tournament_id = t.tournament_id AND tt.round = t.round
+WHERE t.status = 'running' ORDER BY t.created_at, t.tournament_id
 """
+_PLAYING = "SELECT match_id FROM matches WHERE match_id = ANY($1::uuid[]) AND status = 'playing'"
 
 
 class NewTournament(msgspec.Struct, frozen=True, kw_only=True):
@@ -86,10 +90,12 @@ class NameTaken(StoreError):
 
 
 class TournamentStore:
-    """Tournaments on the same pool as the event store."""
+    """Tournaments on the same pool as the event store; a finish is timed by ``clock`` (sent
+    with the statement, as the event store's times are: service.store.postgres)."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
-        self.pool = pool
+    def __init__(self, pool: asyncpg.Pool, *, clock: Callable[[], datetime] = wall_clock,
+                 ) -> None:
+        self.pool, self.clock = pool, clock
 
     async def create(self, new: NewTournament) -> TournamentRow:
         """Insert a tournament in registration."""
@@ -163,10 +169,10 @@ class TournamentStore:
     async def set_status(self, row: TournamentRow, status: str) -> None:
         """Move the tournament to ``status`` (finished: its finish time is now)."""
         async with self._change(row) as conn:
+            finished = self.clock() if status == "finished" else None
             await conn.execute(
-                """UPDATE tournaments SET status = $2,
-                    finished_at = CASE WHEN $2 = 'finished' THEN now() END
-                WHERE tournament_id = $1""", row_key(row), status)
+                "UPDATE tournaments SET status = $2, finished_at = $3 WHERE tournament_id = $1",
+                row_key(row), status, finished)
 
     async def withdraw(self, row: TournamentRow, number: int, after: int) -> None:
         """Mark an entrant withdrawn after round ``after`` (not paired after it)."""
@@ -208,8 +214,13 @@ class TournamentStore:
                 for r in rounds]
 
     async def needing_sweep(self, limit: int = 100) -> list[str]:
-        """Running tournaments none of whose current tables is being played."""
-        return [row[0] for row in await self.pool.fetch(_NEEDING_SWEEP, limit)]
+        """Running tournaments none of whose current tables is being played, oldest first."""
+        tables = await self.pool.fetch(_CURRENT_TABLES)
+        matches = [row["match_id"] for row in tables if row["match_id"] is not None]
+        playing = {row["match_id"] for row in await self.pool.fetch(_PLAYING, matches)}
+        busy = {row["tournament_id"] for row in tables if row["match_id"] in playing}
+        running = dict.fromkeys(row["tournament_id"] for row in tables)  # in order, once each
+        return [tournament for tournament in running if tournament not in busy][:limit]
 
     def _change(self, row: TournamentRow) -> _Change:
         """A transaction that first bumps the row's revision, or raises RevisionConflict."""

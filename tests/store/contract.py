@@ -21,11 +21,14 @@ from service.store import (
     CommandRecord,
     DuplicateCommand,
     EventStore,
+    ExportFilter,
     NewEvent,
     NewMatch,
+    OwedSince,
     StoreError,
     UnknownMatch,
     VersionConflict,
+    snapshots,
 )
 
 
@@ -56,6 +59,7 @@ async def new_match(store: EventStore, **options: Any) -> str:
 
 
 WON = Outcome(winners=(0,), scores=(3, 1), placements=(1, 2))  # a finished match's result
+EXPORTED = 37  # finished matches in the export test: more than one page of a paged store
 
 
 def decoded(data: bytes) -> Any:
@@ -493,3 +497,56 @@ class StoreContract:
             other,
             match_id,
         ]
+
+    async def test_a_snapshot_is_kept_with_its_event_hash_until_a_newer_one_replaces_it(
+        self, store: EventStore
+    ) -> None:
+        match_id = await new_match(store)
+        stored = await store.append(match_id, 1, [event(card=n) for n in range(3)],
+                                    Change(status="playing", summary=Summary()))
+        assert await store.latest_snapshot(match_id) is None
+
+        await store.save_snapshot(match_id, 3, "print-a", b"state at 3")
+        await store.save_snapshot(match_id, 2, "print-a", b"state at 2")  # older: not kept
+
+        kept = await store.latest_snapshot(match_id)
+        assert kept is not None
+        assert (kept.version, kept.hash, kept.fingerprint, kept.state) == (
+            3, stored[1].hash, "print-a", b"state at 3")
+        assert kept.checksum == snapshots.checksum("print-a", stored[1].hash, b"state at 3")
+        await store.save_snapshot(match_id, 2, "print-b", b"new code at 2")  # other code: kept
+        again = await store.latest_snapshot(match_id)
+        assert again is not None and (again.version, again.fingerprint) == (2, "print-b")
+
+    async def test_finished_matches_come_oldest_finish_first_with_all_their_events(
+        self, store: EventStore
+    ) -> None:
+        finished = []
+        for n in range(EXPORTED):
+            match_id = await new_match(store, game="lantern" if n % 3 else "embers")
+            await store.append(match_id, 1, [event(card=c) for c in range(1 + n % 3)],
+                               Change(status="finished", summary=Summary(result=WON)))
+            finished.append(match_id)
+        await new_match(store)  # still in the lobby: never exported
+
+        every = [f async for f in store.finished_matches(ExportFilter())]
+        embers = [f async for f in store.finished_matches(ExportFilter(game="embers"),
+                                                          events=False)]
+
+        assert [f.row.match_id for f in every] == finished
+        assert [len(f.events) for f in every] == [2 + n % 3 for n in range(EXPORTED)]
+        assert all(f.events[0].match_id == f.row.match_id for f in every)
+        assert [e.hash for e in every[-1].events] == chain([e.data for e in every[-1].events])
+        assert every[0].server_seed == b"seed-" + finished[0].encode()
+        assert [f.row.match_id for f in embers] == finished[::3]
+        assert all(f.events == [] for f in embers)
+        assert await store.count_finished(ExportFilter()) == EXPORTED
+        assert await store.count_finished(ExportFilter(game="embers")) == len(finished[::3])
+
+    async def test_a_bot_owing_a_move_is_due_after_its_delay(self, store: EventStore) -> None:
+        match_id = await new_match(store)
+        await store.append(match_id, 1, [event(card=1)],
+                           Change(status="playing", summary=Summary(), owed=OwedSince(bots=2)))
+
+        assert await store.due_matches(bot_delay=0) == [match_id]
+        assert await store.due_matches(bot_delay=3600) == []
