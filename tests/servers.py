@@ -50,16 +50,18 @@ class Server(str):
 
 def launch(database_url: str, port: int | None = None, output: Path | None = None,
            startup_seconds: float = STARTUP_SECONDS, env: dict[str, str] | None = None,
-           workers: int = 1) -> Server:
+           workers: int = 1, args: tuple[str, ...] = ()) -> Server:
     """Start a server (on ``port`` if given, with ``env`` added to the environment, in
-    ``workers`` worker processes: one unless a test asks for more) and wait until /health
-    answers 200; a server that does not is stopped before the error is raised."""
+    ``workers`` worker processes: one unless a test asks for more, with ``args`` added to its
+    command line) and wait until /health answers 200; a server that does not is stopped before
+    the error is raised."""
     port = port or free_port()
     output = output or Path(tempfile.mkstemp(prefix="hearthlog-server-", suffix=".log")[1])
     with output.open("a") as sink:
         process = subprocess.Popen(
             [sys.executable, "-m", "service.cli.main", "serve", "--host", "127.0.0.1",
-             "--port", str(port), "--database-url", database_url, "--workers", str(workers)],
+             "--port", str(port), "--database-url", database_url, "--workers", str(workers),
+             *args],
             env={**os.environ, "PYTHONUNBUFFERED": "1", **ONE_ADDRESS, **(env or {})},
             stdout=sink,
             stderr=subprocess.STDOUT,

@@ -48,6 +48,10 @@ def serve(args: argparse.Namespace) -> int:
     url = database_url(args)
     if args.read_database_url:  # create_app reads it, in this process or granian's worker
         os.environ["HEARTHLOG_READ_DATABASE_URL"] = args.read_database_url
+    if args.listen_database_url:  # the same (docs/scaling.md: behind a connection pooler)
+        os.environ["HEARTHLOG_LISTEN_DATABASE_URL"] = args.listen_database_url
+    if args.no_statement_cache:  # every pool reads it (service.store.provisioning)
+        os.environ["HEARTHLOG_DATABASE_STATEMENT_CACHE"] = "off"
     try:
         shared = budget(url, workers)
     except DoesNotFit as error:
@@ -424,6 +428,13 @@ def parser() -> argparse.ArgumentParser:
                            help="a streaming standby of the database, for reads that may be "
                            "slightly stale (default: $HEARTHLOG_READ_DATABASE_URL; "
                            "docs/scaling.md)")
+    serve_cmd.add_argument("--listen-database-url", metavar="URL",
+                           help="a direct connection to the primary, for the LISTEN session and "
+                           "the migrations, when --database-url goes through a connection pooler "
+                           "(default: $HEARTHLOG_LISTEN_DATABASE_URL, else --database-url)")
+    serve_cmd.add_argument("--no-statement-cache", action="store_true",
+                           help="keep no prepared statements, as PgBouncer in transaction mode "
+                           "needs (also HEARTHLOG_DATABASE_STATEMENT_CACHE=off)")
     serve_cmd.add_argument("--server", choices=("granian", "uvicorn"), default="granian",
                            help="the HTTP server (default: granian, the faster measured)")
     serve_cmd.add_argument("--workers", type=at_least_one, metavar="N",

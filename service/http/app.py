@@ -220,15 +220,18 @@ def cors_config() -> CORSConfig | None:
 
 
 def on_database(
-    database_url: str, read_url: str | None, limits: Limits, *, seeds: SeedSource, clock: Clock
+    database_url: str, read_url: str | None, limits: Limits, *, seeds: SeedSource, clock: Clock,
+    listen_url: str | None = None,
 ) -> Callable[[Litestar], AbstractAsyncContextManager[None]]:
     """The lifespan that serves on the database: ``bootstrap`` made at start-up (every service,
-    drawing seeds from ``seeds`` and telling the time by ``clock``), closed at shutdown."""
+    drawing seeds from ``seeds`` and telling the time by ``clock``; LISTEN and the migrations
+    on ``listen_url`` when given), closed at shutdown."""
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         """Bootstrap on start-up, keep the services in the app's state, close them on shutdown."""
-        async with bootstrap(database_url, read_url, limits, seeds=seeds, clock=clock) as made:
+        async with bootstrap(database_url, read_url, limits, seeds=seeds, clock=clock,
+                             listen_url=listen_url) as made:
             app.state.services = made
             tune_collector()
             yield
@@ -236,14 +239,21 @@ def on_database(
     return lifespan
 
 
+LISTEN_DATABASE_URL = "HEARTHLOG_LISTEN_DATABASE_URL"
+
+
 def create_app(database_url: str | None = None, read_database_url: str | None = None, *,
-               seeds: SeedSource = secret_seed, clock: Clock = wall_clock) -> Litestar:
+               seeds: SeedSource = secret_seed, clock: Clock = wall_clock,
+               listen_database_url: str | None = None) -> Litestar:
     """The application; with a database URL it connects, migrates and serves on start-up; with
-    a read database URL (else HEARTHLOG_READ_DATABASE_URL) stale-safe reads go to that standby.
+    a read database URL (else HEARTHLOG_READ_DATABASE_URL) stale-safe reads go to that standby;
+    with a listen database URL (else HEARTHLOG_LISTEN_DATABASE_URL), a direct connection to the
+    primary when the database URL is a pooler's, it listens and migrates there.
     ``seeds`` and ``clock`` are production's unless an in-process test hands in its own."""
     from service.store.replica import READ_DATABASE_URL
 
     read_url = read_database_url or os.environ.get(READ_DATABASE_URL)
+    listen_url = listen_database_url or os.environ.get(LISTEN_DATABASE_URL)
     limits = Limits.from_env()
     app = Litestar(
         route_handlers=[health, GameController, MatchController, StreamController,
@@ -263,7 +273,8 @@ def create_app(database_url: str | None = None, read_database_url: str | None = 
         openapi_config=openapi_config(),
         plugins=[TypedCommands()],
         lifespan=[orphan_guard, on_database(database_url, read_url, limits, seeds=seeds,
-                                            clock=clock)] if database_url else [],
+                                            clock=clock, listen_url=listen_url)]
+        if database_url else [],
         request_max_body_size=MAX_BODY,
     )
     wrap(app, limits)

@@ -61,11 +61,15 @@ def services(app: Litestar) -> Services:
 
 @asynccontextmanager
 async def bootstrap(
-    database_url: str, read_url: str | None, limits: Limits, *, seeds: SeedSource, clock: Clock
+    database_url: str, read_url: str | None, limits: Limits, *, seeds: SeedSource, clock: Clock,
+    listen_url: str | None = None,
 ) -> AsyncIterator[Services]:
     """Migrate, connect and start everything; stop and close it all on the way out. ``seeds``
-    draws every match's and tournament's secret seed; ``clock`` tells the time."""
-    await apply_migrations(database_url)
+    draws every match's and tournament's secret seed; ``clock`` tells the time. ``listen_url``,
+    a direct connection to the primary when ``database_url`` is a pooler's (docs/scaling.md),
+    takes the sessions a pooler cannot: the migrations' advisory lock and the LISTEN."""
+    direct = listen_url or database_url
+    await apply_migrations(direct)
     pool = await create_pool(database_url, max_size=pool_size())
     try:
         async with _reads(pool, read_url, clock) as reads:
@@ -78,7 +82,7 @@ async def bootstrap(
             bots = BotRunner(matches, live.bot_delay)
             hub = Hub(listeners=(matches.cache, bots))  # an append elsewhere: a cached state is old
             loops: list[Background] = [
-                Listener(database_url, hub),
+                Listener(direct, hub),
                 Sweep(matches.store, bots, live.bot_delay, live.sweep),
                 TournamentSweep(rounds, live.sweep),
             ]

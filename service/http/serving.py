@@ -15,6 +15,7 @@ import os
 import asyncpg
 import msgspec
 
+from service.store.provisioning import statement_cache_size
 from service.workers import usable_cores
 
 WORKERS_VARIABLE = "HEARTHLOG_WORKERS"
@@ -74,7 +75,7 @@ def share(max_connections: int, reserved: int, workers: int, wanted: int = POOL_
 
 async def read_limits(url: str) -> tuple[int, int]:
     """The database's max_connections and the connections it reserves."""
-    conn = await asyncpg.connect(url, timeout=10)
+    conn = await asyncpg.connect(url, timeout=10, statement_cache_size=statement_cache_size())
     try:
         rows = await conn.fetch(
             """SELECT name, setting::int FROM pg_settings WHERE name IN
@@ -91,6 +92,8 @@ def budget(url: str, workers: int) -> Budget:
     wanted = int(os.environ.get(POOL_VARIABLE) or POOL_SIZE)
     try:
         limits = asyncio.run(read_limits(url))
+    except ValueError as error:  # a setting that is none (HEARTHLOG_DATABASE_STATEMENT_CACHE)
+        raise DoesNotFit(str(error)) from None
     except (OSError, asyncpg.PostgresError, TimeoutError) as error:
         raise DoesNotFit(f"cannot read the database's max_connections: {error}") from None
     return share(*limits, workers, wanted)

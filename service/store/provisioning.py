@@ -102,9 +102,26 @@ def _log_opened_parents(data_dir: Path) -> None:
         log.info("embedded Postgres runs as OS user embedded_postgres; granting o+rx on %s", names)
 
 
+STATEMENT_CACHE = "HEARTHLOG_DATABASE_STATEMENT_CACHE"
+_STATEMENTS_KEPT = 100  # asyncpg's own default
+
+
+def statement_cache_size() -> int:
+    """The prepared statements asyncpg keeps per connection: its default, or none when
+    HEARTHLOG_DATABASE_STATEMENT_CACHE is ``off`` (``hearthlog serve --no-statement-cache``).
+    Behind PgBouncer in transaction mode (before 1.21, or without max_prepared_statements) a
+    session's statements are another client's after each transaction: docs/scaling.md."""
+    value = os.environ.get(STATEMENT_CACHE, "on").strip().lower() or "on"
+    if value not in ("on", "off"):
+        raise ValueError(f"{STATEMENT_CACHE} must be on or off, not {value!r}")
+    return 0 if value == "off" else _STATEMENTS_KEPT
+
+
 async def create_pool(url: str, **kw: Any) -> asyncpg.Pool:
-    """An asyncpg pool whose connections read jsonb as Python values and write bytes or values."""
+    """An asyncpg pool whose connections read jsonb as Python values and write bytes or values,
+    keeping prepared statements unless told not to (``statement_cache_size``)."""
     options: dict[str, Any] = {
+        "statement_cache_size": statement_cache_size(),
         "min_size": 2,
         # Enough that a request never waits for a connection while others wait for the CPU:
         # with 10, 64 concurrent clients saw a p99 four times longer (docs/benchmarks.md).
