@@ -5,6 +5,9 @@ created) when set; else a testcontainers Postgres when a Docker engine answers; 
 Postgres in a temporary folder. The schema is migrated once into a template database, and each
 test that asks for ``database_url`` gets its own copy of it.
 
+Tests on a real Citus cluster ask for ``citus_cluster`` or ``citus_database`` (tests/citus.py: built
+once into a cache outside the clone, a coordinator and two workers per test process).
+
 Every session carries the test games Tally (tests/tally, two rules versions) and Hexes
 (tests/core/hexes.py, reaction windows) beside the real
 games, so whatever runs over every registered game runs over it too.
@@ -32,6 +35,7 @@ from service.store.provisioning import (
     temporary_embedded,
 )
 from tests import reporting, sampling
+from tests.citus import citus_cluster, citus_database  # noqa: F401  (fixtures: a Citus cluster)
 
 # A support module of a sampling test: its asserts report in full.
 pytest.register_assert_rewrite("tests.domain.deathwick.random_matches")

@@ -1,4 +1,4 @@
-"""The `hearthlog` command: serve, migrate, openapi, export, verify."""
+"""The `hearthlog` command: serve, migrate, distribute, openapi, export, verify."""
 
 from __future__ import annotations
 
@@ -148,6 +148,25 @@ def migrate(args: argparse.Namespace) -> int:
 
     applied = asyncio.run(apply_migrations(database_url(args)))
     print("\n".join(f"applied {name}" for name in applied) or "nothing to apply")
+    return 0
+
+
+def distribute(args: argparse.Namespace) -> int:
+    """Migrate a Citus coordinator's database and place its tables (docs/scaling.md)."""
+    import asyncpg
+
+    from service.store.migrations import MigrationError
+    from service.store.migrations import distribute as place_tables
+    from service.store.sharding import NotCitus
+
+    try:
+        applied, placed = asyncio.run(place_tables(args.database_url))
+    except (NotCitus, MigrationError, asyncpg.PostgresError, OSError) as error:
+        print(f"hearthlog distribute: {error}", file=sys.stderr)
+        return 1
+    for name in applied:
+        print(f"applied {name}")
+    print("\n".join(placed) or "every table is placed already")
     return 0
 
 
@@ -440,6 +459,15 @@ def parser() -> argparse.ArgumentParser:
     serve_cmd.add_argument("--workers", type=at_least_one, metavar="N",
                            help="worker processes (default: $HEARTHLOG_WORKERS, else one per "
                            "core)")
+    spread = commands.add_parser(
+        "distribute", help="place the tables on a Citus cluster (docs/scaling.md)",
+        description="Apply the pending migrations on a Citus coordinator, then make every "
+        "table not yet placed a distributed or reference table as docs/scaling.md plans "
+        "(rows already there are moved to the shards). Safe to run again.")
+    spread.add_argument("--database-url", required=True, metavar="URL",
+                        help="the coordinator's database (with CREATE EXTENSION citus done "
+                        "and the workers added)")
+    spread.set_defaults(handler=distribute)
     add_play(commands)
     doc = commands.add_parser("openapi", help="write the OpenAPI document")
     doc.add_argument("--out", default=str(OPENAPI_PATH))

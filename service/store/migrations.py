@@ -1,4 +1,10 @@
-"""Numbered SQL migrations, applied in order, each once, under a Postgres advisory lock."""
+"""Numbered SQL migrations, applied in order, each once, under a Postgres advisory lock; and
+``distribute``, which places the migrated tables on a Citus cluster under the same lock.
+
+On a database already distributed, every table a migration creates is placed as
+service.store.sharding says before the lock is released, so `hearthlog migrate` (and a server
+starting) keeps the sharding plan without another step.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import asyncpg
+
+from service.store import sharding
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 LOCK_KEY = 0x4845_4152_5448  # "HEARTH": one fixed key for every Hearthlog database
@@ -78,9 +86,31 @@ async def _apply_locked(conn: asyncpg.Connection, migrations: list[Migration]) -
         pending = [m for m in migrations if m.version not in applied]
         for migration in pending:
             await _apply_one(conn, migration)
+        if pending:
+            await sharding.keep_placed(conn)
         return [m.name for m in pending]
     finally:
         await conn.execute("SELECT pg_advisory_unlock($1)", LOCK_KEY)
+
+
+async def distribute(url: str, directory: Path = MIGRATIONS_DIR) -> tuple[list[str], list[str]]:
+    """On a Citus coordinator: apply the pending migrations, then place every table not yet
+    placed (docs/scaling.md), on an empty schema or one holding rows (Citus moves them to the
+    shards). The migrations applied and the Citus calls made; NotCitus without the extension."""
+    conn = await asyncpg.connect(url)
+    try:
+        if not await sharding.has_citus(conn):
+            raise sharding.NotCitus("the database has no citus extension: run CREATE EXTENSION "
+                                    "citus and add the workers first (docs/scaling.md)")
+        applied = await _apply_locked(conn, read_migrations(directory))
+        await conn.execute("SELECT pg_advisory_lock($1)", LOCK_KEY)
+        try:
+            placed = await sharding.place(conn, await sharding.unplaced(conn))
+        finally:
+            await conn.execute("SELECT pg_advisory_unlock($1)", LOCK_KEY)
+        return applied, placed
+    finally:
+        await conn.close()
 
 
 async def _applied_checksums(conn: asyncpg.Connection) -> dict[int, str]:

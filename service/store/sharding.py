@@ -1,10 +1,16 @@
 """How each table is placed when the database is sharded with Citus (docs/scaling.md,
-"Sharding plan (Citus)"); tests/store/test_shardable.py holds the live schema to it.
+"Sharding plan (Citus)"), and ``distribute``, which places them (``hearthlog distribute``);
+tests/store/test_shardable.py holds the live schema to it, on Postgres and on a real cluster.
 
 Every table not named here is distributed by ``match_id`` and co-located with ``matches``.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+
+import asyncpg
+import msgspec
 
 DISTRIBUTION_COLUMN = "match_id"
 COLOCATE_WITH = "matches"
@@ -13,11 +19,44 @@ COLOCATE_WITH = "matches"
 REFERENCE = frozenset({"schema_migrations"})
 
 # A second co-location group, distributed by tournament_id (the tournament tables, migration
-# 0008); a tournament table's match_id is a plain column, never a foreign key across groups.
+# 0008), anchored on ``tournaments``; a tournament table's match_id is a plain column, never a
+# foreign key across groups, and no statement joins the two groups (the sweep reads each apart).
 TOURNAMENT_COLUMN = "tournament_id"
+TOURNAMENT_ANCHOR = "tournaments"
 TOURNAMENT_GROUP = frozenset(
     {"tournaments", "tournament_entrants", "tournament_rounds", "tournament_tables"}
 )
+ANCHORS = {"match": COLOCATE_WITH, "tournament": TOURNAMENT_ANCHOR}
+
+_TABLES = """SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') ORDER BY c.relname"""
+_PARENTS = """SELECT c.relname AS child, p.relname AS parent FROM pg_constraint k
+    JOIN pg_class c ON c.oid = k.conrelid JOIN pg_class p ON p.oid = k.confrelid
+    JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE k.contype = 'f' AND n.nspname = 'public' AND k.conrelid <> k.confrelid"""
+_PLACED = """SELECT c.relname FROM pg_dist_partition d JOIN pg_class c ON c.oid = d.logicalrelid
+    JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'"""
+_HAS_CITUS = "SELECT count(*) > 0 FROM pg_extension WHERE extname = 'citus'"
+
+
+class NotCitus(Exception):
+    """The database has no citus extension: there is nothing to distribute over."""
+
+
+class Placement(msgspec.Struct, frozen=True):
+    """Where one table goes: a reference table, or distributed by ``column`` with a group."""
+
+    table: str
+    kind: str  # "reference", "match" or "tournament"
+    column: str | None
+    colocate_with: str | None  # "none" for a group's anchor, else the anchor's name
+
+    def statement(self) -> str:
+        """The Citus call as text (what ``distribute`` runs, for an operator to read)."""
+        if self.kind == "reference":
+            return f"SELECT create_reference_table('{self.table}');"
+        return (f"SELECT create_distributed_table('{self.table}', '{self.column}', "
+                f"colocate_with => '{self.colocate_with}');")
 
 
 def placement(table: str) -> tuple[str, str | None]:
@@ -29,19 +68,74 @@ def placement(table: str) -> tuple[str, str | None]:
     return "match", DISTRIBUTION_COLUMN
 
 
-def citus_statements(tables: list[str]) -> list[str]:
-    """The Citus calls that place ``tables`` (run on the coordinator, ``matches`` first)."""
-    ordered = sorted(tables, key=lambda t: (t != COLOCATE_WITH, t))
-    anchors = {"match": COLOCATE_WITH, "tournament": min(TOURNAMENT_GROUP, default="")}
-    calls = []
-    for table in ordered:
-        kind, column = placement(table)
-        if kind == "reference":
-            calls.append(f"SELECT create_reference_table('{table}');")
-            continue
-        # A group's first table starts it ('none': the tournament group must not join the
-        # other group even when both keys are uuids); the others are co-located with it.
-        group = "none" if table == anchors[kind] else anchors[kind]
-        calls.append(f"SELECT create_distributed_table('{table}', '{column}', "
-                     f"colocate_with => '{group}');")
-    return calls
+def plan(tables: list[str], parents: Mapping[str, set[str]] | None = None) -> list[Placement]:
+    """The placements of ``tables`` in an order Citus accepts: reference tables, then each
+    group's anchor, then every table after the tables its foreign keys point at."""
+    parents = parents or {}
+    kinds = {table: placement(table) for table in tables}
+    rank = {"reference": 0, "match": 1, "tournament": 2}
+
+    def key(table: str) -> tuple[int, bool, str]:
+        kind = kinds[table][0]
+        return rank[kind], table != ANCHORS.get(kind), table
+
+    ordered: list[Placement] = []
+    waiting = sorted(tables, key=key)
+    while waiting:
+        ready = next((t for t in waiting if not parents.get(t, set()) & set(waiting)), waiting[0])
+        waiting.remove(ready)
+        kind, column = kinds[ready]
+        group = None if kind == "reference" else (
+            "none" if ready == ANCHORS[kind] else ANCHORS[kind])
+        ordered.append(Placement(ready, kind, column, group))
+    return ordered
+
+
+def citus_statements(tables: list[str], parents: Mapping[str, set[str]] | None = None,
+                     ) -> list[str]:
+    """The Citus calls that place ``tables`` (run on the coordinator, in this order)."""
+    return [placed.statement() for placed in plan(tables, parents)]
+
+
+async def has_citus(conn: asyncpg.Connection) -> bool:
+    """Whether the citus extension is installed in this database."""
+    return bool(await conn.fetchval(_HAS_CITUS))
+
+
+async def unplaced(conn: asyncpg.Connection) -> list[Placement]:
+    """The placements still to make: every table of the schema not yet distributed or
+    referenced, in the order ``plan`` gives."""
+    tables = [row["relname"] for row in await conn.fetch(_TABLES)]
+    placed = {row["relname"] for row in await conn.fetch(_PLACED)}
+    parents: dict[str, set[str]] = {}
+    for row in await conn.fetch(_PARENTS):
+        parents.setdefault(row["child"], set()).add(row["parent"])
+    return plan([t for t in tables if t not in placed], parents)
+
+
+async def place(conn: asyncpg.Connection, placements: list[Placement]) -> list[str]:
+    """Make each placement, one statement (and transaction) each, so a run cut short is taken
+    up again by the next; then drop the local copies of the rows Citus moved to the shards.
+    The statements made."""
+    for placed in placements:
+        if placed.kind == "reference":
+            await conn.execute("SELECT create_reference_table($1::regclass)", placed.table)
+        else:
+            await conn.execute(
+                "SELECT create_distributed_table($1::regclass, $2, colocate_with => $3)",
+                placed.table, placed.column, placed.colocate_with)
+    for placed in reversed(placements):  # a table's rows before those its keys point at
+        await conn.execute("SELECT truncate_local_data_after_distributing_table($1::regclass)",
+                           placed.table)
+    return [placed.statement() for placed in placements]
+
+
+async def keep_placed(conn: asyncpg.Connection) -> list[str]:
+    """On a database already distributed (``matches`` placed by Citus), place the tables made
+    since (a migration's new table), so migrations keep the plan; elsewhere nothing."""
+    if not await has_citus(conn):
+        return []
+    if not await conn.fetchval(f"SELECT count(*) > 0 FROM ({_PLACED}) p WHERE relname = $1",
+                               COLOCATE_WITH):
+        return []
+    return await place(conn, await unplaced(conn))

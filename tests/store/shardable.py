@@ -151,3 +151,49 @@ def _nodes(node: dict[str, Any]) -> Iterator[dict[str, Any]]:
 def _conditions(node: dict[str, Any]) -> str:
     """A scan's conditions: its index condition, recheck and filter, as one text."""
     return " ".join(str(node.get(part, "")) for part in ("Index Cond", "Recheck Cond", "Filter"))
+
+
+async def citus_tasks(conn: asyncpg.Connection, statement: Recorded) -> list[dict[str, Any]]:
+    """Every distributed job in a statement's plan on a Citus coordinator (its EXPLAIN with its
+    parameters), subplans included: empty for a statement on no distributed table."""
+    if not _EXPLAINABLE.match(statement.query):
+        return []
+    plan = await conn.fetchval(f"EXPLAIN (FORMAT JSON) {statement.query}", *statement.args)
+    return list(_jobs(msgspec.json.decode(plan)))
+
+
+async def citus_problems(conn: asyncpg.Connection, statement: Recorded) -> list[str]:
+    """Every way a statement reaches more than one match's shard: a job of several tasks, or
+    tasks on several nodes. (Citus runs the parts of a statement with several modifying CTEs
+    apart, each a job of its own, all in one distributed transaction: docs/scaling.md.)"""
+    jobs = await citus_tasks(conn, statement)
+    problems = [f"a job of {job.get('Task Count')} tasks" for job in jobs
+                if job.get("Task Count") != 1]
+    nodes = {task["Node"] for job in jobs for task in job.get("Tasks", [])
+             if "Node" in task and _relations(task)}  # not the coordinator's own last step
+    if len(nodes) > 1:
+        problems.append(f"tasks on {len(nodes)} nodes")
+    where = " ".join(statement.query.split())[:160]
+    return [f"{problem} in: {where}" for problem in problems]
+
+
+def _relations(plan: Any) -> set[str]:
+    """Every relation (a shard, on a worker) an EXPLAIN's JSON scans or writes."""
+    if isinstance(plan, dict):
+        found = {plan["Relation Name"]} if "Relation Name" in plan else set()
+        return found.union(*(_relations(value) for value in plan.values()))
+    if isinstance(plan, list):
+        return set().union(*(_relations(value) for value in plan))
+    return set()
+
+
+def _jobs(plan: Any) -> Iterator[dict[str, Any]]:
+    """Every Citus job anywhere in an EXPLAIN's JSON."""
+    if isinstance(plan, dict):
+        if isinstance(plan.get("Job"), dict):
+            yield plan["Job"]
+        for value in plan.values():
+            yield from _jobs(value)
+    elif isinstance(plan, list):
+        for value in plan:
+            yield from _jobs(value)

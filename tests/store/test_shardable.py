@@ -1,5 +1,6 @@
 """The schema stays shardable by match_id (Citus), and the command path touches one match per
-statement: both read from Postgres itself, and each check shown to catch what it must."""
+statement: both read from Postgres itself, and each check shown to catch what it must; then the
+same command path run on a real Citus cluster (tests/citus.py), each statement sent to one shard."""
 
 from __future__ import annotations
 
@@ -14,7 +15,16 @@ from service.matches import MatchService
 from service.store import PostgresStore
 from service.store.provisioning import create_pool, init_connection
 from service.store.sharding import citus_statements, placement
-from tests.store.shardable import TABLES, PlanCheck, Recorded, match_tables, schema_problems
+from tests.citus import SHARDS
+from tests.store.shardable import (
+    TABLES,
+    PlanCheck,
+    Recorded,
+    citus_problems,
+    citus_tasks,
+    match_tables,
+    schema_problems,
+)
 
 BAD_TABLES = """
 CREATE TABLE scratch.matches (match_id uuid PRIMARY KEY);
@@ -34,9 +44,12 @@ async def test_the_migrated_schema_is_shardable_by_match_id(pool: asyncpg.Pool):
         tables = [row["relname"] for row in await conn.fetch(TABLES, "public")]
         assert await match_tables(conn) >= {"matches", "events", "heads", "commands"}
     calls = citus_statements(tables)
-    assert len(calls) == len(tables) and calls[0].startswith(
-        "SELECT create_distributed_table('matches'")
-    assert "SELECT create_reference_table('schema_migrations');" in calls
+    assert len(calls) == len(tables)
+    assert calls[:2] == ["SELECT create_reference_table('schema_migrations');",
+                         "SELECT create_distributed_table('matches', 'match_id', "
+                         "colocate_with => 'none');"]
+    assert ("SELECT create_distributed_table('tournaments', 'tournament_id', "
+            "colocate_with => 'none');") in calls
 
 
 async def test_the_schema_check_names_a_key_without_match_id_a_loose_foreign_key_and_an_unplaced_table(
@@ -62,8 +75,8 @@ async def test_the_schema_check_names_a_key_without_match_id_a_loose_foreign_key
 
 
 async def recorded_command_path(database_url: str) -> list[Recorded]:
-    """Every statement a create, two joins, a start, a command, its retry and a time-out play
-    ran (the last from a second service that loads the match afresh)."""
+    """Every statement a create, two joins, a start, a command, its retry, a time-out play (from
+    a second service that loads the match afresh) and a concession that ends the match ran."""
     recorded: list[Recorded] = []
 
     async def record(conn: asyncpg.Connection) -> None:
@@ -90,7 +103,10 @@ async def recorded_command_path(database_url: str) -> list[Recorded]:
         seat = min(loaded.game.to_act(loaded.state.game))
         assert await BotRunner(fresh, 0).act(loaded, Due(at=datetime.now(UTC), seat=seat,
                                                           kind="clock"))
+        ended = await fresh.concede(mid, seats[0].token)
+        assert ended.view.status == "finished"
         await service.store.announcer.drain()
+        await fresh.store.announcer.drain()
     finally:
         await pool.close()
     return recorded
@@ -136,3 +152,24 @@ async def test_the_statement_check_names_a_scan_of_many_matches_and_an_insert_fr
     assert "pins several match_ids" in named[3][-1]
     assert "an insert into snapshots takes match_id from" in named[4][0]
     assert "gen_random_uuid" in named[4][0]
+
+
+async def test_every_statement_of_the_command_path_runs_on_one_shard_of_a_citus_cluster(
+    citus_database: str,
+):
+    """Given a Citus coordinator and two workers, the schema placed by `hearthlog distribute`,
+    when the whole command path runs on it (a match from its creation to its end), then every
+    statement is accepted, and each one on a distributed table is planned by Citus as tasks of
+    one shard each, all on one node (the match's)."""
+    recorded = await recorded_command_path(citus_database)
+    conn = await asyncpg.connect(citus_database)
+    await init_connection(conn)
+    try:
+        problems = [p for statement in recorded for p in await citus_problems(conn, statement)]
+        distributed = [s for s in recorded if await citus_tasks(conn, s)]
+        every_match = await citus_problems(conn, Recorded("SELECT count(*) FROM events", ()))
+    finally:
+        await conn.close()
+    assert problems == []
+    assert len(distributed) >= 10, "the recording missed the distributed statements"
+    assert every_match and f"a job of {SHARDS} tasks" in every_match[0]  # the check bites
