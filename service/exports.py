@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import logging
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -25,8 +26,13 @@ from service.access import Access
 from service.errors import ServiceError, not_found
 from service.loading import Loaded, kept_times, rules_of
 from service.store import EventStore, ExportFilter, FinishedMatch, MatchRow, match_uuid
+from service.store.provisioning import UNAVAILABLE
 
 CHUNK = 64 * 1024
+log = logging.getLogger("hearthlog.exports")
+# The last line of a streamed answer cut short by a failure (docs/export-format.md): the 200
+# and the first lines are sent already, so the stream says why it ends instead of stopping.
+INTERRUPTED = "export_interrupted"
 
 
 class ExportService:
@@ -81,7 +87,8 @@ class ExportService:
 
     def stream(self, filters: ExportFilter, format: str) -> AsyncIterator[bytes]:
         """The export of many finished matches, in chunks: NDJSON documents or CSV rows."""
-        return chunked(export_lines(self.store, filters, format))
+        lines = export_lines(self.store, filters, format)
+        return chunked(guarded(lines, "GET /exports/matches", format))
 
     async def _row(self, match_id: str) -> MatchRow:
         """The match's row; 404 when there is none."""
@@ -191,6 +198,34 @@ def _csv(rows: list[list[object]]) -> bytes:
     out = io.StringIO()
     csv.writer(out).writerows(rows)
     return out.getvalue().encode()
+
+
+async def guarded(lines: AsyncIterator[bytes], what: str, format: str = "ndjson",
+                  ) -> AsyncIterator[bytes]:
+    """The lines; if reading them fails once the answer has begun, the failure is logged with
+    its cause (the database's message) and one last line says the stream was cut short:
+    ``{"error": "export_interrupted", "detail": ...}`` (CSV: ``#error,export_interrupted,...``)."""
+    sent = 0
+    try:
+        async for line in lines:
+            yield line
+            sent += 1
+    except Exception as error:
+        outage = isinstance(error, UNAVAILABLE)
+        log.error("%s stopped after %d lines: %s: %s", what, sent, type(error).__name__,
+                  error, exc_info=None if outage or _from_database(error) else error)
+        why = ("the database became unavailable" if outage
+               else "the server could not read the rest (it has been logged)")
+        detail = f"the stream was cut short after {sent} lines: {why}; ask again"
+        if format == "csv":
+            yield _csv([["#error", INTERRUPTED, detail]])
+        else:
+            yield msgspec.json.encode({"error": INTERRUPTED, "detail": detail}) + b"\n"
+
+
+def _from_database(error: Exception) -> bool:
+    """Whether the database refused the query (its message says why; no traceback needed)."""
+    return type(error).__module__.startswith("asyncpg")
 
 
 async def chunked(parts: AsyncIterator[bytes], size: int = CHUNK) -> AsyncIterator[bytes]:

@@ -275,6 +275,7 @@ def export_from_server(args: argparse.Namespace, out: Any, progress: Progress) -
             progress.total = int(answer.headers.get("X-Match-Count") or 0) or None
             last = None
             for line in answer:
+                cut_short(line)
                 out.write(line)
                 first = line.split(b",", 1)[0] if args.format == "csv" else line
                 if args.format == "ndjson" or (first != last and first != b"match_id"):
@@ -284,6 +285,24 @@ def export_from_server(args: argparse.Namespace, out: Any, progress: Progress) -
         raise ExportFailed(f"{error.code}: {error.read().decode(errors='replace')}") from None
     except urllib.error.URLError as error:
         raise ExportFailed(f"cannot reach {args.url}: {error.reason}") from None
+
+
+def cut_short(line: bytes) -> None:
+    """ExportFailed when the line is the one a server ends a stream cut short with
+    (docs/export-format.md: ``{"error": "export_interrupted", ...}``, or ``#error,...`` in CSV)."""
+    if line.startswith(b"#error,"):
+        import csv
+
+        cells = next(csv.reader([line.decode(errors="replace")]))
+        raise ExportFailed(f"the server cut the stream short: {cells[-1]}")
+    if line.startswith(b'{"error"'):
+        import msgspec
+
+        try:
+            detail = msgspec.json.decode(line).get("detail", "")
+        except msgspec.DecodeError:
+            detail = line.decode(errors="replace")
+        raise ExportFailed(f"the server cut the stream short: {detail}")
 
 
 async def export_from_database(

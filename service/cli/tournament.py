@@ -54,9 +54,16 @@ def from_server(url: str, tournament: str, out: BinaryIO) -> int:
 
 
 def _copied(lines: Any, out: BinaryIO) -> int:
-    """Copy lines to ``out`` as they come; how many."""
+    """Copy lines to ``out`` as they come; how many (BundleFailed on the line a stream cut short
+    ends with: docs/export-format.md)."""
+    from service.cli.main import ExportFailed, cut_short
+
     count = 0
     for line in lines:
+        try:
+            cut_short(line)
+        except ExportFailed as failure:
+            raise BundleFailed(str(failure)) from None
         out.write(line)
         count += 1
     return count

@@ -14,7 +14,7 @@ from domain.tournament import standings
 from projections.export import encode_export
 from projections.tournament import encode_header, encode_match, encode_round, encode_standings
 from service.errors import ServiceError
-from service.exports import chunked, document
+from service.exports import chunked, document, guarded
 from service.store import EventStore, FinishedMatch
 from service.tournament.tournaments import TournamentService
 from service.tournament.views import Held
@@ -28,7 +28,8 @@ async def bundle_lines(service: TournamentService, tournament_id: str) -> AsyncI
                            f"{held.row.status}); its bundle reveals the seed that pairs its "
                            "rounds, so it is only available once the last round is over")
     seed = await service.lot_seed(held)
-    return chunked(_lines(held, seed, service.matches.store))
+    lines = _lines(held, seed, service.matches.store)
+    return chunked(guarded(lines, f"the bundle of tournament {held.row.tournament_id}"))
 
 
 async def _lines(held: Held, seed: bytes, store: EventStore) -> AsyncIterator[bytes]:
