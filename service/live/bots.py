@@ -7,6 +7,10 @@ owing a move in a simultaneous phase moves once its own delay is over (each coun
 seat began to owe), one right after the other, not one per delay. When two server processes both
 try, the store lets one win; the other gets a version clash and looks again, so a move is never
 made twice.
+
+A match whose move fails (the database away, or refusing the statement) is left alone for a
+capped exponential back-off before the next poke may try it again, and the failures are logged
+once per interval with a count (service.background.Retry): never a hot loop.
 """
 
 from __future__ import annotations
@@ -17,11 +21,11 @@ import logging
 from collections import OrderedDict
 
 from domain.core import bots, match
+from service.background import Retry
 from service.clock import Due, never_due, next_due
 from service.errors import ServiceError
 from service.loading import Loaded
 from service.matches import MatchService
-from service.store.provisioning import warn_failed
 
 log = logging.getLogger("hearthlog.bots")
 LONGEST_WAIT = 30.0  # a move due later is left to the clock's sweep
@@ -32,8 +36,10 @@ class BotRunner:
     """One task per match the server owes a move in; a poke makes it look again. It tells the
     time by its service's clock (service.sources)."""
 
-    def __init__(self, service: MatchService, bot_delay: float) -> None:
+    def __init__(self, service: MatchService, bot_delay: float, retry: Retry | None = None,
+                 ) -> None:
         self.service, self.bot_delay = service, bot_delay
+        self.retry = retry or Retry(log)  # failed matches, backed off; their log, bounded
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._wakes: dict[str, asyncio.Event] = {}
         self._never: OrderedDict[str, None] = OrderedDict()
@@ -45,7 +51,7 @@ class BotRunner:
         match's state at that version or later (its own append) and that state owes no move,
         there is nothing to load and nothing to do.
         """
-        if match_id in self._never:
+        if match_id in self._never or self.retry.waiting(match_id):
             return
         if match_id in self._wakes:
             self._wakes[match_id].set()
@@ -71,10 +77,12 @@ class BotRunner:
         wake, again = self._wakes[match_id], False
         try:
             again = await self._moves(match_id, wake)
+            self.retry.succeeded(match_id)
         except ServiceError as error:
-            log.warning("no move made in match %s: %s", match_id, error.message)
-        except Exception:  # the database may be away: the sweep comes back to it later
-            warn_failed(log, "no move made in match %s", match_id)
+            self.retry.failed(match_id, "no move made in match %s: %s", match_id, error.message,
+                              plain=True)
+        except Exception:  # the database may be away: the sweep comes back to it, backed off
+            self.retry.failed(match_id, "no move made in match %s", match_id)
         finally:
             del self._tasks[match_id], self._wakes[match_id]
         if again:

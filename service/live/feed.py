@@ -26,14 +26,13 @@ from domain.core.codec import event_decoder
 from domain.core.decider import LogEntry
 from projections.log import LogLine, match_lines
 from service import views
+from service.background import Retry
 from service.loading import Loaded, kept_times
 from service.schemas import StreamUpdate
 from service.store import EventLog, StoredEvent
-from service.store.provisioning import warn_failed
 
 log = logging.getLogger("hearthlog.live")
 WINDOW = 64  # changes kept with their state: a follower further behind gets one merged update
-RETRY = 1.0  # seconds before a feed reads again after the store failed
 
 
 class Served(msgspec.Struct, frozen=True, kw_only=True):
@@ -63,9 +62,11 @@ class Feed:
     """One followed match: its fold, its log entries, its recent changes, its wake-ups."""
 
     def __init__(
-        self, store: EventLog, loaded: Loaded, heartbeat: float, window: int = WINDOW
+        self, store: EventLog, loaded: Loaded, heartbeat: float, window: int = WINDOW,
+        retry: Retry | None = None,
     ) -> None:
         self.store, self.loaded, self.heartbeat = store, loaded, heartbeat
+        self.retry = retry or Retry(log)  # shared by a hub's feeds: one bounded log for all
         self.decoder = event_decoder(loaded.game)
         self.state: match.MatchState | None = None
         self.version = 0
@@ -92,20 +93,24 @@ class Feed:
         self._poked.set()
 
     async def _pump(self) -> None:
-        """Read whenever poked, and at least every heartbeat in case a notification was lost."""
+        """Read whenever poked, and at least every heartbeat in case a notification was lost;
+        after a failed read, again once backed off (sooner if poked: a notification means the
+        database answers again)."""
+        match_id = self.loaded.row.match_id
         while True:
             self._poked.clear()
             try:
-                self.advance(await self.store.load(self.loaded.row.match_id, after=self.version))
-            except Exception:  # the database may be away: read again a little later
-                warn_failed(log, "the live feed of %s could not read", self.loaded.row.match_id)
-                await asyncio.sleep(RETRY)
-                continue
+                self.advance(await self.store.load(match_id, after=self.version))
+                self.retry.succeeded(match_id)
+                wait = self.heartbeat
+            except Exception:  # the database may be away: read again, backed off
+                wait = self.retry.failed(match_id, "the live feed of %s could not read", match_id)
             try:  # not wait_for: 3.11's can lose a cancel
-                async with asyncio.timeout(self.heartbeat):
+                async with asyncio.timeout(wait):
                     await self._poked.wait()
             except TimeoutError:
-                self._wake()  # quiet for a heartbeat: each follower sends one
+                if not self.retry.failures(match_id):
+                    self._wake()  # quiet for a heartbeat: each follower sends one
 
     def advance(self, stored: list[StoredEvent]) -> None:
         """Fold newly read events, one change per command, and wake every follower; all or

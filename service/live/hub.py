@@ -21,7 +21,7 @@ from typing import Any, Protocol
 import asyncpg
 import msgspec
 
-from service.background import Background
+from service.background import Background, Retry
 from service.live.feed import Feed, Served
 from service.loading import Loaded
 from service.matches import MatchService, parse_id
@@ -29,6 +29,7 @@ from service.store import CHANNEL, EventStore
 
 log = logging.getLogger("hearthlog.live")
 HEARTBEAT = object()  # what a follower yields when the match was quiet for a heartbeat
+LISTEN_CAP = 5.0  # the longest pause between reconnections: notifications resume soon after
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
@@ -64,6 +65,7 @@ class Hub:
     def __init__(self, listeners: Sequence[Hears] = ()) -> None:
         self._feeds: dict[str, Feed] = {}
         self._listeners = tuple(listeners)
+        self.retry = Retry(log)  # the feeds' failed reads: backed off, logged once a minute
 
     @contextlib.contextmanager
     def follow(self, store: EventStore, loaded: Loaded, heartbeat: float) -> Iterator[Feed]:
@@ -71,7 +73,7 @@ class Hub:
         mid = loaded.row.match_id
         feed = self._feeds.get(mid)
         if feed is None:
-            feed = self._feeds[mid] = Feed(store, loaded, heartbeat)
+            feed = self._feeds[mid] = Feed(store, loaded, heartbeat, retry=self.retry)
             feed.start()
         else:
             feed.poke()  # a newcomer sees at least what the store holds now
@@ -114,16 +116,20 @@ class Listener(Background):
     name = "hearthlog-listener"
 
     def __init__(self, url: str, hub: Hub, retry: float = 1.0, ping: float = 10.0) -> None:
-        self.url, self.hub, self.retry, self.ping = url, hub, retry, ping
+        self.url, self.hub, self.ping = url, hub, ping
+        self.retry = Retry(log, first=retry, cap=max(retry, LISTEN_CAP))
 
     async def _run(self) -> None:
-        """Listen, and listen again after any loss."""
+        """Listen, and listen again after any loss: backed off while the losses repeat, logged
+        once a minute at most (service.background.Retry)."""
         while True:
+            wait = self.retry.first  # the connection ended: listen again shortly
             try:
                 await self._listen()
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as error:
-                log.warning("the notification listener lost its connection: %r", error)
-            await asyncio.sleep(self.retry)
+                wait = self.retry.failed(self.name, "the notification listener lost its "
+                                         "connection: %r", error, plain=True)
+            await asyncio.sleep(wait)
 
     async def _listen(self) -> None:
         """One connection's life: listen, re-read everything once, then wait for its loss."""
@@ -133,6 +139,7 @@ class Listener(Background):
         conn.add_termination_listener(lambda _: lost.set())
         try:
             await conn.add_listener(CHANNEL, self._heard)
+            self.retry.succeeded(self.name)
             self.hub.resync()
             while not lost.is_set():
                 with contextlib.suppress(TimeoutError):

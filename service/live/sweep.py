@@ -8,12 +8,12 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from service.background import Background
+from service.background import Background, Retry
 from service.live.bots import BotRunner
 from service.store import MatchRows
-from service.store.provisioning import warn_failed
 
 log = logging.getLogger("hearthlog.clock")
+CAP = 10.0  # the longest pause between failed sweeps: play resumes soon after an outage
 
 
 class Sweep(Background):
@@ -26,13 +26,17 @@ class Sweep(Background):
     ) -> None:
         self.store, self.bots = store, bots
         self.bot_delay, self.interval = bot_delay, interval
+        self.retry = Retry(log, first=interval, cap=max(interval, CAP))
 
     async def _run(self) -> None:
-        """Sweep until stopped; a failed sweep is logged and tried again next time."""
+        """Sweep until stopped; a failed sweep is logged (once per minute at most) and tried
+        again, later each time it fails again in a row (service.background.Retry)."""
         while True:
+            pause = self.interval
             try:
                 for match_id in await self.store.due_matches(bot_delay=self.bot_delay):
                     self.bots.poke(match_id)
-            except Exception:  # the database may be away: sweep again next time
-                warn_failed(log, "the clock sweep failed; trying again")
-            await asyncio.sleep(self.interval)
+                self.retry.succeeded(self.name)
+            except Exception:  # the database may be away: sweep again, backed off
+                pause = self.retry.failed(self.name, "the clock sweep failed; trying again")
+            await asyncio.sleep(pause)

@@ -21,10 +21,9 @@ from domain.core import match
 from domain.games import lookup
 from domain.tournament import TournamentError, pair_round
 from service import schemas
-from service.background import Background
+from service.background import Background, Retry
 from service.errors import ServiceError
 from service.loading import Loaded
-from service.store.provisioning import warn_failed
 from service.store.tournaments import RevisionConflict
 from service.tournament import schemas as ts
 from service.tournament.tournaments import TournamentService, changed
@@ -32,6 +31,7 @@ from service.tournament.views import Held, round_info, table_match_id
 
 log = logging.getLogger("hearthlog.tournaments")
 SETUP_TRIES = 20
+SWEEP_CAP = 10.0  # the longest pause between failed sweeps
 
 
 class Rounds:
@@ -151,20 +151,34 @@ class TournamentSweep(Background):
 
     def __init__(self, rounds: Rounds, interval: float) -> None:
         self.rounds, self.interval = rounds, interval
+        self.retry = Retry(log, first=interval, cap=max(interval, SWEEP_CAP))
 
     async def _run(self) -> None:
-        """Sweep until stopped; a failed settle is logged and tried again next time."""
+        """Sweep until stopped; a failed sweep is logged (once per minute at most) and tried
+        again, later each time it fails again in a row (service.background.Retry)."""
         while True:
+            pause = self.interval
             try:
                 for tournament_id in await self.rounds.store.needing_sweep():
                     await self.settle_one(tournament_id)
-            except Exception:  # the database may be away: sweep again next time
-                warn_failed(log, "the tournament sweep failed; trying again")
-            await asyncio.sleep(self.interval)
+                self.retry.succeeded(self.name)
+            except Exception:  # the database may be away: sweep again, backed off
+                pause = self.retry.failed(self.name, "the tournament sweep failed; trying again")
+            await asyncio.sleep(pause)
 
     async def settle_one(self, tournament_id: str) -> None:
-        """Settle one tournament; a clash means another writer did it (next sweep looks again)."""
+        """Settle one tournament, unless it is backed off after failing; a clash means another
+        writer did it (the next sweep looks again); any other failure backs it off."""
+        if self.retry.waiting(tournament_id):
+            return
         try:
             await self.rounds.settle(await self.rounds.service.held(tournament_id))
+            self.retry.succeeded(tournament_id)
         except ServiceError as error:
-            log.info("tournament %s not settled now: %s", tournament_id, error.message)
+            if error.status == 409:
+                log.info("tournament %s not settled now: %s", tournament_id, error.message)
+            else:
+                self.retry.failed(tournament_id, "tournament %s not settled: %s", tournament_id,
+                                  error.message, plain=True)
+        except Exception:  # the database may be away, or refusing: back this one off
+            self.retry.failed(tournament_id, "tournament %s not settled", tournament_id)
