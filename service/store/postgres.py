@@ -30,6 +30,7 @@ from service.store.records import (
     DuplicateCommand,
     ExportFilter,
     FinishedMatch,
+    HistoryChanged,
     MatchRow,
     NewEvent,
     NewMatch,
@@ -134,26 +135,35 @@ class PostgresStore:
     async def _append_once(
         self, key: uuid.UUID, expected: int, events: list[NewEvent], change: Change
     ) -> tuple[datetime, list[bytes]]:
-        """One statement chained from the known head; once more if that head was not current."""
+        """One statement chained from the known head (read first when none is known)."""
         row = pg_append.row_of(change)
         head = self.heads.get(key, expected)
         if head is None:
             head = _checked(key, expected, *await pg_append.read_head(self.pool, key))
-        for _ in range(2):
-            try:
-                changed = None if self.heads.row(key, expected, head) == row else row
-                now, hashes = await pg_append.append_once(
-                    self.pool, key, expected, head, events, change, changed, self.clock())
-            except pg_append.Refused as refused:
-                head = _checked(key, expected, refused.version, refused.head)
-                self.heads.put(key, expected, head)
-            except (asyncpg.UniqueViolationError, asyncpg.InternalServerError) as error:
-                raise await self._refusal(key, error, change) from error
-            else:
-                after = hashes[-1] if hashes else head
-                self.heads.put(key, expected + len(events), after, row)
-                return now, hashes
-        raise StoreError(f"match {key} changed its head hash at version {expected}")
+        try:
+            changed = None if self.heads.row(key, expected, head) == row else row
+            now, hashes = await pg_append.append_once(
+                self.pool, key, expected, head, events, change, changed, self.clock())
+        except pg_append.Refused as refused:
+            raise self._refused(key, expected, refused) from None
+        except (asyncpg.UniqueViolationError, asyncpg.InternalServerError) as error:
+            raise await self._refusal(key, error, change) from error
+        after = hashes[-1] if hashes else head
+        self.heads.put(key, expected + len(events), after, row)
+        return now, hashes
+
+    def _refused(self, key: uuid.UUID, expected: int, refused: pg_append.Refused) -> StoreError:
+        """Why an append hit no head: no such match, another version, or the version expected
+        with another head than the one chained from. Then this process's history of the match
+        is not the database's (a failover lost what it knew, and other events took those
+        versions): what was decided on it is not written (never re-chained onto the other), and
+        the caller reloads."""
+        if refused.version is None or refused.head is None:
+            return UnknownMatch(str(key))
+        if refused.version != expected:
+            return VersionConflict(refused.version, expected)
+        self.heads.put(key, expected, refused.head)
+        return HistoryChanged(expected)
 
     async def _refusal(self, key: uuid.UUID, error: asyncpg.PostgresError, change: Change,
                        ) -> Exception:

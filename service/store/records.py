@@ -154,6 +154,18 @@ class VersionConflict(StoreError):
         self.expected = expected
 
 
+class HistoryChanged(VersionConflict):
+    """The match is at the version expected, but not along the events this process chained from:
+    after a failover the database may hold other events under versions a process saw (an
+    asynchronous standby promoted, then played on). What was decided on the old history is not
+    written; reload and decide again."""
+
+    def __init__(self, version: int) -> None:
+        StoreError.__init__(self, f"the match's events up to version {version} are not the ones "
+                            "this process knew")
+        self.current = self.expected = version
+
+
 class DuplicateCommand(StoreError):
     """This command id was already recorded for the match; nothing was written."""
 

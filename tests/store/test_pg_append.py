@@ -12,7 +12,7 @@ from domain.core.chain import chain
 from projections.summary import Summary
 from service.store import Change, PostgresStore, VersionConflict
 from service.store import append as pg_append
-from service.store.records import Status
+from service.store.records import HistoryChanged, Status
 from tests.store.contract import event, new_match
 
 PLAYING = Change(status="playing", summary=Summary())
@@ -20,13 +20,19 @@ AS_A = Change(status="playing", summary=Summary(names=("a",)))  # in play, one s
 AS_B = Change(status="playing", summary=Summary(names=("b",)))
 
 
-async def test_a_wrong_cached_head_is_corrected_and_the_chain_stays_whole(
+async def test_a_wrong_cached_head_writes_nothing_and_the_chain_stays_whole(
     pool: asyncpg.Pool,
 ) -> None:
+    """A head cached for the version expected that is not the database's (another history at
+    that version, after a failover) refuses the append, which was decided on that history; the
+    head is then known, and the caller's next try is chained from it."""
     store = PostgresStore(pool)
     match_id = await new_match(store)
     store.heads.put(uuid.UUID(match_id), 1, bytes(32))
 
+    with pytest.raises(HistoryChanged):
+        await store.append(match_id, 1, [event(card=1), event(card=2)], PLAYING)
+    assert len(await store.load(match_id)) == 1
     await store.append(match_id, 1, [event(card=1), event(card=2)], PLAYING)
 
     stored = await store.load(match_id)
@@ -136,6 +142,8 @@ async def test_a_wrong_cached_head_never_keeps_a_stale_summary(pool: asyncpg.Poo
                        uuid.UUID(match_id))
     store.heads.put(uuid.UUID(match_id), 2, bytes(32), pg_append.row_of(AS_A))
 
+    with pytest.raises(HistoryChanged):
+        await store.append(match_id, 2, [event(card=2)], AS_A)
     await store.append(match_id, 2, [event(card=2)], AS_A)
 
     row = await store.get_match(match_id)
