@@ -20,6 +20,7 @@ BENCHES = {
     "verification": ["--matches", "400", "--rounds", "3"],
     "cold_start": ["--samples", "150", "--repeats", "7"],
     "fanout": ["--appends", "40", "--spectators", "100", "--rounds", "3"],
+    "replication": ["--seconds", "3", "--warmup", "1", "--rounds", "5"],
 }
 LIMIT_SECONDS = 420
 

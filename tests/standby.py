@@ -147,6 +147,17 @@ class Pair:
                 raise TimeoutError(f"the standby was not synchronous within {seconds} s")
             await asyncio.sleep(0.1)
 
+    async def replicate_asynchronously(self, seconds: float = 60) -> None:
+        """Commits no longer wait for the standby, once it is seen streaming asynchronously."""
+        await _execute(self.primary_url, "ALTER SYSTEM RESET synchronous_standby_names")
+        await _execute(self.primary_url, "SELECT pg_reload_conf()")
+        deadline = time.monotonic() + seconds
+        query = "SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'async'"
+        while await _value(self.primary_url, query) == 0:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the standby was not asynchronous within {seconds} s")
+            await asyncio.sleep(0.1)
+
     def failover_url(self, database: str) -> str:
         """The multi-host URL of ``database``: the primary first, then the standby, whichever
         takes writes (asyncpg's ``target_session_attrs=read-write``)."""
