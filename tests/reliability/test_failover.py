@@ -5,8 +5,9 @@ A real primary and standby (tests/standby.py, the embedded Postgres binaries, ``
 -R``) commit durably; the server is given the multi-host URL of both with
 ``target_session_attrs=read-write``. Twenty clients play (storm.py); a bot match, a match whose
 turn clock runs out every second and a follower of the bot match's stream run beside them. Once
-enough commands are acknowledged, every process of the primary is killed with SIGKILL and the
-standby promoted (``pg_ctl promote``), as a failover manager would. While no primary answers,
+enough commands are acknowledged, every process of the primary is killed with SIGKILL and, once
+the clients have been answered 503 forty times (a failover manager takes a while to decide), the
+standby is promoted (``pg_ctl promote``). While no primary answers,
 the server must answer 503 with Retry-After (never a 500, never a hang); afterwards play goes
 on, the bots and the clock move again and the stream carries the new versions.
 
@@ -45,6 +46,7 @@ BEFORE = 300  # commands acknowledged before the kill
 AFTER = 150  # commands sent after the kill and acknowledged, before the storm stops
 PHASE_SECONDS = 180  # the most either phase may take
 RESUME_SECONDS = 60  # the most the bots, the clock and the stream may take to move again
+OUTAGE_503S = 40  # answers 503 (no primary) before the standby is promoted
 SLOWEST = 15.0  # no request may wait longer for its answer (the body deadline is 10 s)
 # Bots move half a second after they may (their match lasts past the kill); sweeps are quick.
 LIVE = {"HEARTHLOG_BOT_DELAY": "0.5", "HEARTHLOG_SWEEP_SECONDS": "0.2",
@@ -168,6 +170,9 @@ async def failover(pair: Pair, *, synchronous: bool) -> dict[str, Any]:
             at_risk = await unreceived(pair)
             await asyncio.to_thread(pair.kill_primary)
             killed = time.monotonic()  # every process of the primary is gone
+            # A failover manager takes a while to decide: meanwhile no database takes writes.
+            await storm.until(lambda: storm.statuses(killed)[503] >= OUTAGE_503S, PHASE_SECONDS,
+                              f"{OUTAGE_503S} answers 503 while no primary answers")
             await asyncio.to_thread(pair.promote)
             promoted = time.monotonic()
             promoted_url = pair.standby_database(name)
@@ -202,7 +207,9 @@ async def failover(pair: Pair, *, synchronous: bool) -> dict[str, Any]:
                                         and a.status == 200 and a.answered < killed),
         "matches": len(storm.matches), "matches_lost": len(storm.lost_matches),
         "gap_s": None if first_ok is None else round(first_ok - killed, 2),
-        "promote_s": round(promoted - killed, 2), "unreceived_wal_bytes": at_risk,
+        "promoted_after_s": round(promoted - killed, 2),
+        "first_200_after_promotion_s": None if first_ok is None else round(first_ok - promoted, 2),
+        "unreceived_wal_bytes": at_risk,
         "statuses_after_kill": {str(k): n for k, n in storm.statuses(killed).items()},
         "answered_500": storm.statuses()[500], "without_retry_after": storm.without_retry_after(),
         "slowest_answer_s": round(storm.slowest(), 2),
