@@ -1,6 +1,6 @@
 """Run every benchmark of docs/benchmarks.md in turn, each in its own process, then the report.
 
-Bounded: each benchmark has a time limit (the whole run takes about 12 minutes on the 2-core
+Bounded: each benchmark has a time limit (the whole run takes about 14 minutes on the 2-core
 machine) and starts and stops its own Postgres and servers on 127.0.0.1. `make bench` runs it:
 
     PYTHONPATH=. python -m bench.run [--skip http,...]
