@@ -26,7 +26,7 @@ from service.access import Access
 from service.errors import ServiceError, not_found
 from service.loading import Loaded, kept_times, rules_of
 from service.store import EventStore, ExportFilter, FinishedMatch, MatchRow, match_uuid
-from service.store.provisioning import UNAVAILABLE
+from service.store.provisioning import unavailable
 
 CHUNK = 64 * 1024
 log = logging.getLogger("hearthlog.exports")
@@ -211,7 +211,7 @@ async def guarded(lines: AsyncIterator[bytes], what: str, format: str = "ndjson"
             yield line
             sent += 1
     except Exception as error:
-        outage = isinstance(error, UNAVAILABLE)
+        outage = unavailable(error)
         log.error("%s stopped after %d lines: %s: %s", what, sent, type(error).__name__,
                   error, exc_info=None if outage or _from_database(error) else error)
         why = ("the database became unavailable" if outage

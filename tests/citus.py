@@ -423,6 +423,8 @@ def main(argv: list[str] | None = None) -> int:
         with cluster() as made:
             url = asyncio.run(made.database("hearthlog"))
             print(f"coordinator: {url}\nworkers: {[w.port for w in made.workers]}", flush=True)
+            signal.signal(signal.SIGTERM, signal.default_int_handler)  # kill: stop it too
+            signal.signal(signal.SIGINT, signal.default_int_handler)  # even run in background
             with contextlib.suppress(KeyboardInterrupt):
                 signal.pause()
     return 0

@@ -39,7 +39,7 @@ from service.http.reading import BodyReading
 from service.logs import logged_path
 from service.schemas import Health
 from service.sources import Clock, SeedSource, secret_seed, wall_clock
-from service.store.provisioning import UNAVAILABLE
+from service.store.provisioning import UNAVAILABLE, unavailable
 
 MAX_BODY = 64 * 1024
 log = logging.getLogger("hearthlog")
@@ -61,6 +61,14 @@ def database_down(_: AnyRequest, error: Exception) -> Response[Any]:
     log.warning("database unavailable: %s", type(error).__name__)
     return service_error(_, ServiceError(503, "the database is unavailable; try again shortly",
                                          retry_after=1))
+
+
+def internal_or_away(request: AnyRequest, error: Exception) -> Response[Any]:
+    """A database's internal error: a Citus worker lost mid-transaction is an outage (503);
+    anything else a failure nobody foresaw (500)."""
+    if unavailable(error):
+        return database_down(request, error)
+    return internal_error(request, error)
 
 
 def unreadable(_: AnyRequest, error: Exception) -> Response[Any]:
@@ -262,6 +270,7 @@ def create_app(database_url: str | None = None, read_database_url: str | None = 
         exception_handlers={
             ServiceError: service_error,
             **{kind: database_down for kind in UNAVAILABLE},
+            asyncpg.InternalServerError: internal_or_away,
             RecursionError: unreadable,
             asyncpg.DataError: unreadable,
             400: bad_request,

@@ -41,6 +41,17 @@ UNAVAILABLE = (
     OSError,
     asyncio.TimeoutError,
 )
+# A Citus coordinator that loses a worker in the middle of a transaction (a connection it had
+# opened to it before, now dead) says so with an internal error (XX000) and this message, not a
+# connection error: the node is away and the statement did not happen (docs/scaling.md).
+LOST_NODE = "failure on connection marked as essential"
+
+
+def unavailable(error: BaseException | None) -> bool:
+    """Whether an error means the database, or a node of it, is away: nothing was done; try
+    again shortly (UNAVAILABLE, or a Citus coordinator's lost worker)."""
+    return isinstance(error, UNAVAILABLE) or (
+        isinstance(error, asyncpg.InternalServerError) and str(error).startswith(LOST_NODE))
 
 
 def warn_failed(logger: logging.Logger, message: str, *args: Any) -> None:
@@ -50,7 +61,7 @@ def warn_failed(logger: logging.Logger, message: str, *args: Any) -> None:
     requests it answers 503. Anything else is a fault and keeps its traceback.
     """
     error = sys.exc_info()[1]
-    if isinstance(error, UNAVAILABLE):
+    if unavailable(error):
         logger.warning(f"{message}: database unavailable: %s", *args, type(error).__name__)
     else:
         logger.warning(message, *args, exc_info=True)
