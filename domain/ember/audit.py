@@ -2,13 +2,15 @@
 
 ``secrets`` is the conformance suite's leak check (docs/conformance.md): the texts of every
 value a reader may not see now (E11). Archmages are alike and named aloud whenever one is
-played, so the word is never a secret (EH8); the numbered cards, tutors and Burned cards are.
+played, so the word is never a secret (EH8); the numbered cards and tutors are, and under rules
+version 1 others' Burned cards (from version 2 they are named to all, EH19).
 """
 
 from __future__ import annotations
 
 from domain.ember.cards import ARCHMAGE, TUTORS, WIZARD_CARDS, shown, spoken, title
 from domain.ember.state import Finished, Playing, State, Undealt
+from domain.ember.versions import ruleset_of
 
 
 def card_locations(state: State) -> dict[str, list[str]]:
@@ -33,7 +35,7 @@ def knowable(board: Playing, seat: int | None) -> set[str]:
 
 def secrets(state: State | Undealt, seat: int | None) -> frozenset[str]:
     """E11 as text: hidden numbered cards (as views and lines write them), others' tutors until
-    the end, and others' Burned cards while the match runs."""
+    the end, and (version 1) others' Burned cards while the match runs."""
     over = isinstance(state, Finished)
     board = state.board if isinstance(state, Finished) else state
     if not isinstance(board, Playing):
@@ -46,7 +48,7 @@ def secrets(state: State | Undealt, seat: int | None) -> frozenset[str]:
         mine = seat is not None and board.seats[seat].tutor == tutor
         if not mine and not (over and tutor in dealt):
             texts |= {tutor, title(tutor)}
-    if not over:
+    if not over and not ruleset_of(board).regenerate_any:
         for owner, wizard in enumerate(board.seats):
             if owner != seat:
                 texts |= {t for h in wizard.cards if h.burned and not h.drained

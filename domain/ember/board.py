@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
-from domain.ember.cards import CARDS, DRAGONS, TUTORS, Ability, Card, Need, number_of
+from domain.ember.cards import DRAGONS, Ability, Card, Need, Tutor, card_set, number_of
 from domain.ember.state import InPlay, Playing
+from domain.ember.versions import ruleset_of
 
 HAND_SIZE = 5  # E1
 MIN_HAND_SIZE = 2  # EH2: no hand shrinks below two cards
 ARCHMAGE_POINTS = 5  # E9: an Archmage's worth in the tie-break
+
+
+def card_of(state: Playing, card: str) -> Card:
+    """A card as the table's rules version has it: its VP, cost and abilities (cards.toml)."""
+    return card_set(state.rules_version).cards[card]
+
+
+def tutor_of(state: Playing, seat: int) -> Tutor:
+    """The seat's Tutor as the table's rules version has it."""
+    return card_set(state.rules_version).tutors[state.seats[seat].tutor]
 
 
 def working(held: InPlay) -> bool:
@@ -19,7 +30,7 @@ def ongoing(state: Playing, seat: int, effect: str) -> int:
     """The sum of ``n`` over the seat's working Ongoing abilities of one effect (ward: a count)."""
     total = 0
     for held in state.seats[seat].cards:
-        ability = CARDS[held.card].ability("ongoing")
+        ability = card_of(state, held.card).ability("ongoing")
         if ability is not None and ability.effect == effect and working(held):
             total += ability.n if effect != "ward" else 1
     return total
@@ -43,20 +54,23 @@ def warded(state: Playing, seat: int) -> bool:
 def vp(state: Playing, seat: int) -> int:
     """E5, E2: face-up creatures' VP (a Spectral's is negative) plus VP tokens for Spectrals
     this seat conjured that lie in front of others."""
-    cards = sum(CARDS[h.card].vp for h in state.seats[seat].cards if not h.burned)
-    tokens = sum(CARDS[card].group for card, holder in state.credit if holder == seat)
+    cards = sum(card_of(state, h.card).vp for h in state.seats[seat].cards if not h.burned)
+    tokens = sum(card_of(state, card).group for card, holder in state.credit if holder == seat)
     return cards + tokens
 
 
 def tutor_bonus(state: Playing, seat: int) -> int:
-    """E2: the seat's Tutor applied to the face-up cards it controls."""
-    ability = TUTORS[state.seats[seat].tutor].ability
-    cards = [CARDS[h.card] for h in state.seats[seat].cards if not h.burned]
-    return ability.vp * sum(1 for card in cards if counts_for(ability, card))
+    """E2: the seat's Tutor applied to the face-up cards it controls (EH18)."""
+    ability, parts = tutor_of(state, seat).ability, ruleset_of(state).parts_are_creatures
+    cards = [card_of(state, h.card) for h in state.seats[seat].cards if not h.burned]
+    return ability.vp * sum(1 for card in cards if counts_for(ability, card, parts))
 
 
-def counts_for(ability: Ability, card: Card) -> bool:
-    """Whether a face-up card counts towards a tutor's modifier."""
+def counts_for(ability: Ability, card: Card, parts_are_creatures: bool = True) -> bool:
+    """Whether a face-up card counts towards a tutor's modifier (EH18: a dragon part is a
+    creature, and a Spectral counts for the seat it lies in front of; version 1's lesser
+    creatures were the Pool's only)."""
+    creature = card.kind == "creature" or (parts_are_creatures and card.kind == "dragon")
     match ability.per:
         case "element":
             return card.kind != "artifact" and card.element == ability.element
@@ -65,7 +79,9 @@ def counts_for(ability: Ability, card: Card) -> bool:
         case "artifact":
             return card.kind == "artifact"
         case "lesser":
-            return card.kind == "creature" and 0 < card.vp <= ability.max_vp
+            return creature and 0 < card.vp <= ability.max_vp
+        case "ongoing":
+            return creature and card.ability("ongoing") is not None
     return False
 
 
@@ -82,7 +98,7 @@ def hand_points(hand: tuple[str, ...]) -> int:
 def on_offer(state: Playing) -> tuple[str, ...]:
     """What anyone may conjure: face-up Pool creatures, the top part of each dragon pile (E2)
     and the dealt artifacts not yet claimed (E6)."""
-    pool = tuple(card for card in state.pool if CARDS[card].group <= state.face_up)
+    pool = tuple(card for card in state.pool if card_of(state, card).group <= state.face_up)
     tops = tuple(d.parts[3 - _left(state, d.parts)] for d in DRAGONS.values()
                  if _left(state, d.parts))
     return pool + tops + state.artifacts
@@ -101,14 +117,14 @@ def controls(state: Playing, seat: int, card: str) -> bool:
 def cost_for(state: Playing, seat: int, card: str) -> tuple[Need, ...]:
     """A card's cost to this seat: a dragon part whose preceding part the seat controls costs
     what the lowest part of that unbroken chain costs (E2, the discount chain)."""
-    info = CARDS[card]
+    info = card_of(state, card)
     if info.dragon is None:
         return info.cost
     parts = DRAGONS[info.dragon].parts
     lowest = info.part
     while lowest > 1 and controls(state, seat, parts[lowest - 2]):
         lowest -= 1
-    return CARDS[parts[lowest - 1]].cost
+    return card_of(state, parts[lowest - 1]).cost
 
 
 def has_legendary(state: Playing, seat: int, dragon: str) -> bool:
@@ -122,5 +138,5 @@ def offered_to(state: Playing, seat: int) -> tuple[str, ...]:
     """What this seat may conjure: what is on offer, and the face-up Spectrals in front of it
     (conjured on again, they move to another seat: E2, the rulebook's Spectral cards)."""
     mine = tuple(h.card for h in state.seats[seat].cards
-                 if CARDS[h.card].spectral and not h.burned)
+                 if card_of(state, h.card).spectral and not h.burned)
     return on_offer(state) + mine

@@ -83,7 +83,7 @@ def conjure_worth(view: EmberView, action: Conjure) -> float:
     """The VP a conjure brings (a Spectral as much as its group's creatures, if it goes onto the
     leader), less the Archmages it spends."""
     info = CARDS[action.card]
-    gain = float(ARTIFACT_WORTH if info.kind == "artifact" else abs(info.vp))
+    gain = float(ARTIFACT_WORTH if info.kind == "artifact" else abs(_vp(view, action.card)))
     if info.spectral and action.onto != leader(view):
         gain -= 0.5
     return gain - 2 * action.paid.count(ARCHMAGE)
@@ -111,6 +111,13 @@ def end_worth(view: EmberView, action: EndTurn) -> float:
     patient = view.round < PATIENCE and lead < 3 * CALL_LEAD
     call = (30 if lead >= CALL_LEAD and not patient else -30) if action.call else 0
     return 10 - lost + call
+
+
+def _vp(view: EmberView, card: str) -> int:
+    """A card's VP as the table offers it (its rules version's), else as printed in version 1
+    (a Spectral conjured on from in front of the seat: Spectrals keep their VP)."""
+    offers = (*view.pool, *view.dragon_piles, *view.artifacts)
+    return next((offer.vp for offer in offers if offer.card == card), CARDS[card].vp)
 
 
 def _owner(view: EmberView, card: str | None) -> int | None:

@@ -4,6 +4,12 @@ The wizard cards (E1) are generated here: 52 numbered cards ``air-1`` .. ``water
 Archmages ``archmage-1`` .. ``archmage-3`` (shown as ``archmage``: the three are alike). The
 creatures, dragon parts, artifacts and tutors (E2) are frozen records parsed from the TOML file
 by the standard library's tomllib and checked by msgspec, so a typo fails at import.
+
+Each rules version has its card set (``card_set(version)``): version 1's tables, with the
+``[[change]]`` records of every version up to it applied. A change gives a card a new VP, cost
+or ability; ids, names, kinds and elements are the same in every version, so ``CARDS`` (version
+1's records) answers those, and a match reads VP, costs and abilities from its own version's set
+(``domain.ember.board.card_of``).
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ class Ability(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
                     "discard", "hand_size", "extra_draw", "ward", "score"]
     n: int = 0
     max_vp: int = 0
-    per: Literal["", "element", "dragon_part", "artifact", "lesser"] = ""
+    per: Literal["", "element", "dragon_part", "artifact", "lesser", "ongoing"] = ""
     element: str = ""
     vp: int = 0
 
@@ -141,6 +147,18 @@ class _Artifact(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     drain: Ability
 
 
+class Change(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A later rules version's change to one card or tutor: a new VP, cost or ability (replacing
+    the ability of the same kind), and why."""
+
+    version: str
+    id: str
+    why: str
+    vp: int | None = None
+    cost: list[str] | None = None
+    ability: Ability | None = None
+
+
 class _Raw(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """cards.toml as written."""
 
@@ -149,15 +167,19 @@ class _Raw(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     dragon: list[_Dragon]
     artifact: list[_Artifact]
     tutor: list[Tutor]
+    change: list[Change] = []
 
 
 class CardSet(msgspec.Struct, frozen=True, kw_only=True):
-    """The whole card set, parsed and checked."""
+    """The whole card set of one rules version, parsed and checked, and the changes that made it
+    from version 1's."""
 
+    version: str
     sets: dict[str, WizardSet]
     cards: dict[str, Card]
     dragons: dict[str, Dragon]
     tutors: dict[str, Tutor]
+    changes: tuple[Change, ...] = ()
 
 
 def _needs(names: list[str], sets: dict[str, WizardSet]) -> tuple[Need, ...]:
@@ -197,9 +219,40 @@ def _artifact(raw: _Artifact, sets: dict[str, WizardSet]) -> Card:
 
 
 @functools.cache
-def card_set() -> CardSet:
-    """The card set in cards.toml, parsed once."""
-    raw = msgspec.convert(tomllib.loads(CARD_FILE.read_text("utf-8")), _Raw)
+def _raw() -> _Raw:
+    """cards.toml, parsed once."""
+    return msgspec.convert(tomllib.loads(CARD_FILE.read_text("utf-8")), _Raw)
+
+
+def _changed(card: Card, change: Change, sets: dict[str, WizardSet]) -> Card:
+    """A card with one change applied."""
+    abilities = card.abilities
+    if change.ability is not None:
+        kind = change.ability.kind
+        if card.ability(kind) is None:
+            raise ValueError(f"cards.toml: {card.id} has no {kind} ability to change")
+        abilities = tuple(change.ability if a.kind == kind else a for a in abilities)
+    return msgspec.structs.replace(
+        card, vp=card.vp if change.vp is None else change.vp, abilities=abilities,
+        cost=card.cost if change.cost is None else _needs(change.cost, sets))
+
+
+def _apply(change: Change, cards: dict[str, Card], tutors: dict[str, Tutor],
+           sets: dict[str, WizardSet]) -> None:
+    """Apply one change to the card or tutor it names; an unknown id fails loudly."""
+    if change.id in cards:
+        cards[change.id] = _changed(cards[change.id], change, sets)
+    elif change.id in tutors and change.ability is not None and change.vp is None \
+            and change.cost is None:
+        tutors[change.id] = msgspec.structs.replace(tutors[change.id], ability=change.ability)
+    else:
+        raise ValueError(f"cards.toml: a change to {change.id!r} that fits no card or tutor")
+
+
+@functools.cache
+def card_set(version: str = "1") -> CardSet:
+    """The card set of one rules version: version 1's tables, with every change up to it."""
+    raw = _raw()
     cards: dict[str, Card] = {}
     dragons: dict[str, Dragon] = {}
     cards.update((c.id, _creature(c, raw.sets)) for c in raw.creature)
@@ -209,10 +262,14 @@ def card_set() -> CardSet:
         cards.update((part.id, part) for part in parts)
     cards.update((a.id, _artifact(a, raw.sets)) for a in raw.artifact)
     tutors = {tutor.id: tutor for tutor in raw.tutor}
-    return CardSet(sets=raw.sets, cards=cards, dragons=dragons, tutors=tutors)
+    changes = tuple(c for c in raw.change if int(c.version) <= int(version))
+    for change in changes:
+        _apply(change, cards, tutors, raw.sets)
+    return CardSet(version=version, sets=raw.sets, cards=cards, dragons=dragons, tutors=tutors,
+                   changes=changes)
 
 
-CARDS = card_set().cards
+CARDS = card_set().cards  # version 1's records: ids, names, kinds and elements hold in every one
 SETS = card_set().sets
 DRAGONS = card_set().dragons
 TUTORS = card_set().tutors
@@ -244,6 +301,13 @@ def spoken(card: str) -> str:
         return "an Archmage"
     element, _, number = card.partition("-")
     return f"{element.title()} {number}"
+
+
+def listing(words: list[str]) -> str:
+    """'Fire 7', 'Fire 7 and Air 2', 'Fire 7, Air 2 and an Archmage'."""
+    if not words:
+        return "nothing"
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def title(card: str) -> str:

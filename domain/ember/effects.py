@@ -10,8 +10,8 @@ from collections.abc import Callable
 
 from domain.core.rng import Rng
 from domain.core.steps import Steps
-from domain.ember.board import warded
-from domain.ember.cards import CARDS, Ability, number_of
+from domain.ember.board import card_of, warded
+from domain.ember.cards import Ability, number_of
 from domain.ember.events import (
     CardsDiscarded,
     CardsTaken,
@@ -47,10 +47,11 @@ def choices(state: Playing, seat: int, ability: Ability, source: str) -> list[Ai
             return [(h.card, None) for _, h in _their_cards(state, seat) if h.turned != "exhausted"]
         case "burn":
             return [(h.card, None) for _, h in _their_cards(state, seat)
-                    if CARDS[h.card].kind != "artifact" and CARDS[h.card].group <= ability.max_vp]
+                    if card_of(state, h.card).kind != "artifact"
+                    and card_of(state, h.card).group <= ability.max_vp]
         case "regenerate":
             return [(h.card, None) for h in state.seats[seat].cards
-                    if h.burned and CARDS[h.card].kind != "artifact"]
+                    if h.burned and card_of(state, h.card).kind != "artifact"]
         case "steal" | "discard":
             return [(None, o) for o in opponents(state, seat) if state.seats[o].hand]
         case "draw" | "scavenge" | "advance":

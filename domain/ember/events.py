@@ -14,8 +14,10 @@ import msgspec
 Turned = Literal["ready", "exhausted", "recovering"]
 
 
-class Dealt(msgspec.Struct, tag="dealt", frozen=True, kw_only=True):
-    """E1, E2: the draw deck shuffled, five cards each, a tutor each, three artifacts dealt."""
+class Dealt(msgspec.Struct, tag="dealt", frozen=True, kw_only=True, omit_defaults=True):
+    """E1, E2: the draw deck shuffled, five cards each, a tutor each, three artifacts dealt; the
+    rules version the table plays under (versions.py), and whether the first player's first turn
+    has its draw step (E7; without it, EH15)."""
 
     names: tuple[str, ...]
     call_at: int
@@ -26,6 +28,9 @@ class Dealt(msgspec.Struct, tag="dealt", frozen=True, kw_only=True):
     hands: tuple[tuple[str, ...], ...]
     tutors: tuple[str, ...]
     artifacts: tuple[str, ...]
+    # Written only when not the default (omit_defaults), so a version 1 deal's bytes are as played.
+    rules_version: str = "1"
+    opening_draw: bool = False
 
 
 class TurnBegan(msgspec.Struct, tag="turn_began", frozen=True, kw_only=True):

@@ -49,16 +49,18 @@ def _dealt(_: Undealt, e: ev.Dealt) -> Playing:
     piles = tuple(part for dragon in DRAGONS.values() for part in dragon.parts)
     return Playing(names=e.names, call_at=e.call_at, turn_cap=e.turn_cap, first=e.first,
                    seats=seats, deck=e.deck, pool=CREATURES, face_up=e.face_up, piles=piles,
-                   artifacts=e.artifacts, turn=e.first)
+                   artifacts=e.artifacts, turn=e.first, rules_version=e.rules_version,
+                   opening_draw=e.opening_draw)
 
 
 def _turn_began(s: Playing, e: ev.TurnBegan) -> Playing:
-    """E5: the seat's non-Ready cards advance one step; its draw step is next (EH15)."""
+    """E5: the seat's non-Ready cards advance one step; its draw step is next (E7), but for the
+    first turn of all at a table without its opening draw (EH15)."""
     mine = tuple(replace(held, used=False) if held.burned
                  else replace(held, turned=ADVANCED[held.turned], used=False)
                  for held in s.seats[e.seat].cards)
     state = with_wizard(s, e.seat, cards=mine)
-    opening = e.round == 1 and e.seat == s.first  # EH15: the first turn of all has no draw step
+    opening = e.round == 1 and e.seat == s.first and not s.opening_draw
     return replace(state, turn=e.seat, round=e.round, step="conjure" if opening else "draw")
 
 

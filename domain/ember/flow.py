@@ -20,14 +20,16 @@ from domain.ember.events import (
 from domain.ember.evolve import steps_from
 from domain.ember.options import DEALT_ARTIFACTS, FIRST_FACE_UP, Options, scripted_top
 from domain.ember.state import UNDEALT, Playing, next_seat, seats_in
+from domain.ember.versions import Ruleset, ruleset_of
 
 HAND = 5  # E1: five cards each
 LAST_GROUP = 13
 
 
-def deal(options: Options, names: tuple[str, ...], rng: Rng) -> list[Event]:
+def deal(options: Options, names: tuple[str, ...], rng: Rng, ruleset: Ruleset) -> list[Event]:
     """E1, E2: shuffle the 55 wizard cards (a practice deck's top cards first), deal five each,
-    a tutor each and three artifacts; the first seat's first turn begins."""
+    a tutor each and three artifacts, under one rules version; the first seat's first turn
+    begins (with its draw step, E7, unless the version or the host's EH15 variant says not)."""
     top = scripted_top(options)
     rest = rng.stream("deck").shuffle([card for card in WIZARD_CARDS if card not in top])
     deck = (*top, *rest)
@@ -41,24 +43,37 @@ def deal(options: Options, names: tuple[str, ...], rng: Rng) -> list[Event]:
     steps.then(Dealt(names=names, call_at=options.call_at, turn_cap=options.turn_cap,
                      first=first, face_up=options.face_up or FIRST_FACE_UP,
                      deck=tuple(deck[HAND * seats:]), hands=hands, tutors=tutors,
-                     artifacts=artifacts))
+                     artifacts=artifacts, rules_version=ruleset.version,
+                     opening_draw=ruleset.first_turn_draws
+                     and not options.first_player_skips_draw))
     steps.then(TurnBegan(seat=first, round=1))
     return steps.events
 
 
 def draw(steps: Steps, seat: int, count: int, rng: Rng) -> None:
-    """Draw from the top of the deck; an empty deck takes the Charred pile, shuffled (E1)."""
+    """Draw from the top of the deck (E1): as its last card is taken the Charred pile is shuffled
+    into a new one (version 1: when a draw finds it empty); a draw that finds it empty shuffles
+    the Charred pile then (EH16: it was empty when the last card went)."""
     while count > 0:
-        state: Playing = steps.state
-        if not state.deck:
-            if not state.charred:
+        if not steps.state.deck:
+            if not _reshuffle(steps, rng):
                 return
-            shuffled = rng.stream("charred", state.draws).shuffle(list(state.charred))
-            steps.then(DeckReshuffled(deck=tuple(shuffled)))
             continue
         cards = steps.state.deck[:count]
         steps.then(CardsDrawn(seat=seat, cards=cards))
         count -= len(cards)
+        if not steps.state.deck and ruleset_of(steps.state).reshuffle_at_last_card:
+            _reshuffle(steps, rng)
+
+
+def _reshuffle(steps: Steps, rng: Rng) -> bool:
+    """E1: the Charred pile shuffled into a new draw deck; False when it is empty."""
+    state: Playing = steps.state
+    if not state.charred:
+        return False
+    shuffled = rng.stream("charred", state.draws).shuffle(list(state.charred))
+    steps.then(DeckReshuffled(deck=tuple(shuffled)))
+    return True
 
 
 def next_turn(steps: Steps, seat: int) -> None:
@@ -95,10 +110,14 @@ def _caller_or_next(state: Playing) -> int:
 
 
 def begin_turn(steps: Steps, seat: int, round_: int) -> None:
-    """E2, E5: the turn begins (the seat's cards advance); the first player reveals a group."""
+    """E2, E5: the turn begins (the seat's cards advance); the first player reveals a group at
+    each turn after its first, its final turn after a Call included (version 1: only as a round
+    began)."""
     before: Playing = steps.state
     steps.then(TurnBegan(seat=seat, round=round_))
-    if seat == _first_in(before) and round_ > before.round and before.face_up < LAST_GROUP:
+    final = before.call is not None and ruleset_of(before).final_turn_reveals
+    if seat == _first_in(before) and (round_ > before.round or final) \
+            and before.face_up < LAST_GROUP:
         steps.then(GroupRevealed(vp=before.face_up + 1))
 
 

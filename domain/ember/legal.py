@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from domain.ember.board import cost_for, hand_size, has_legendary, offered_to, vp, warded, working
+from domain.ember.board import (
+    card_of,
+    cost_for,
+    hand_size,
+    has_legendary,
+    offered_to,
+    vp,
+    warded,
+    working,
+)
 from domain.ember.cards import ARCHMAGE, CARDS, DRAGONS, shown
 from domain.ember.commands import (
     Command,
@@ -23,6 +32,7 @@ from domain.ember.commands import (
 from domain.ember.costs import payments
 from domain.ember.effects import choices, opponents
 from domain.ember.state import Playing, State, Undealt
+from domain.ember.versions import ruleset_of
 
 
 def closing(state: Playing) -> bool:
@@ -117,7 +127,7 @@ def powers(state: Playing, seat: int) -> list[Command]:
     for held in state.seats[seat].cards:
         if not working(held):
             continue
-        info = CARDS[held.card]
+        info = card_of(state, held.card)
         for power in ("exhaust", "drain"):
             ability = info.ability(power)
             if ability is None or (power == "drain" and state.call is not None):
@@ -132,20 +142,23 @@ def powers(state: Playing, seat: int) -> list[Command]:
 
 
 def archmage_plays(state: Playing, seat: int) -> list[PlayArchmage]:
-    """E8: with an Archmage in hand: advance one of your creatures to Ready, burn any creature
-    in play (EH3: not one behind an opponent's ward) or regenerate one (EH7: one of yours)."""
+    """E8: with an Archmage in hand: advance one of your creatures to Ready, or burn or
+    regenerate any one creature in play (EH3: not one behind an opponent's ward; version 1,
+    EH7: regenerate only one of yours)."""
     if not any(shown(card) == ARCHMAGE for card in state.seats[seat].hand):
         return []
+    anyone = ruleset_of(state).regenerate_any
     plays = []
     for owner, wizard in enumerate(state.seats):
         for held in wizard.cards:
             if CARDS[held.card].kind == "artifact" or wizard.conceded:
                 continue
+            reachable = owner == seat or not warded(state, owner)
             if owner == seat and not held.burned and held.turned != "ready":
                 plays.append(PlayArchmage(effect="advance", target=held.card))
-            if not held.burned and (owner == seat or not warded(state, owner)):
+            if not held.burned and reachable:
                 plays.append(PlayArchmage(effect="burn", target=held.card))
-            if held.burned and owner == seat:
+            if held.burned and (owner == seat or (anyone and reachable)):
                 plays.append(PlayArchmage(effect="regenerate", target=held.card))
     return plays
 

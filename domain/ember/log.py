@@ -11,20 +11,15 @@ from typing import Any
 
 from domain.core.decider import LogEntry
 from domain.ember import events as ev
-from domain.ember.cards import CARDS, DRAGONS, spoken, title
+from domain.ember.board import card_of
+from domain.ember.cards import DRAGONS, listing, spoken, title
 from domain.ember.state import Playing
+from domain.ember.versions import ruleset_of
 
 
 def _say(text: str, seat: int | None = None) -> LogEntry:
     """A log line, public unless addressed to one seat."""
     return LogEntry(text=text, seat=seat)
-
-
-def listing(words: list[str]) -> str:
-    """'Fire 7', 'Fire 7 and Air 2', 'Fire 7, Air 2 and an Archmage'."""
-    if not words:
-        return "nothing"
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _cards(cards: tuple[str, ...]) -> str:
@@ -77,7 +72,7 @@ def _hand_refreshed(b: Playing, e: ev.HandRefreshed) -> list[LogEntry]:
 
 
 def _conjured(b: Playing, e: ev.Conjured) -> list[LogEntry]:
-    info = CARDS[e.card]
+    info = card_of(b, e.card)
     where = "" if e.onto == e.seat else f" onto {b.names[e.onto]}"
     return [_say(f"{b.names[e.seat]} conjures the {info.name} ({info.vp} VP){where}, "
                  f"showing {_cards(e.paid)}.")]
@@ -93,18 +88,21 @@ def _turn_ended(b: Playing, e: ev.TurnEnded) -> list[LogEntry]:
 
 
 def _aimed(b: Playing, target: str | None, seat: int | None) -> str:
-    """' on Bryn's Gust Finch', ' on Bryn', or nothing; a Burned card is not named (E11)."""
+    """' on Bryn's Gust Finch', ' on Bryn', or nothing; a Burned card is not named (E11; from
+    version 2 it is, EH19)."""
     if target is not None:
         owner = next(o for o, w in enumerate(b.seats) if any(h.card == target for h in w.cards))
         held = next(h for h in b.seats[owner].cards if h.card == target)
-        if held.burned:
+        if held.burned and not ruleset_of(b).regenerate_any:
             return f" on a Burned card of {b.names[owner]}'s"
+        if held.burned:
+            return f" on {b.names[owner]}'s Burned {title(target)}"
         return f" on {b.names[owner]}'s {title(target)}"
     return "" if seat is None else f" on {b.names[seat]}"
 
 
 def _ability_used(b: Playing, e: ev.AbilityUsed) -> list[LogEntry]:
-    info = CARDS[e.card]
+    info = card_of(b, e.card)
     if e.power == "legendary":
         dragon = DRAGONS[info.dragon or ""]
         what = f"exhausts the {info.name} for {dragon.name}'s Legendary {dragon.legendary.name}"

@@ -1,7 +1,8 @@
 """What one seat, or a spectator, may see (E11): the only way state leaves the rules.
 
 Public: the Pool's face-up groups, every seat's cards in play and their orientation (a Burned
-card face down, named to its owner only), the artifacts, the Charred pile, hand sizes and VP.
+card face down, named to its owner only in version 1; to all from version 2, EH19), the
+artifacts, the Charred pile, hand sizes and VP.
 Private: a seat's hand and its Tutor (everyone's shown once the match is over). The draw deck's
 order is never shown.
 """
@@ -11,11 +12,12 @@ from __future__ import annotations
 import msgspec
 
 from domain.core.errors import BrokenInvariant
-from domain.ember.board import hand_size, vp
+from domain.ember.board import card_of, hand_size, vp
 from domain.ember.cards import CARDS, cost_text, shown
 from domain.ember.commands import Command
 from domain.ember.legal import closing, legal_actions, may_act, to_act
 from domain.ember.state import Finished, InPlay, Playing, State, Undealt
+from domain.ember.versions import ruleset_of
 
 
 class EmberCardView(msgspec.Struct, frozen=True, kw_only=True):
@@ -94,15 +96,16 @@ class EmberView(msgspec.Struct, tag="ember", frozen=True, kw_only=True):
     legal_actions: tuple[Command, ...]
 
 
-def _offer(card: str) -> EmberOfferView:
+def _offer(board: Playing, card: str) -> EmberOfferView:
     """A card on offer."""
-    info = CARDS[card]
+    info = card_of(board, card)
     return EmberOfferView(card=card, name=info.name, vp=info.vp, cost=cost_text(info.cost))
 
 
-def _card(held: InPlay, owner: int, seat: int | None, over: bool) -> EmberCardView:
-    """E11: a card in play; a Burned one is named to its owner only (to all once it is over)."""
-    named = not held.burned or seat == owner or over or held.drained
+def _card(held: InPlay, owner: int, seat: int | None, known: bool) -> EmberCardView:
+    """E11: a card in play; a Burned one is named to its owner only, unless ``known`` (the match
+    is over, or from version 2 always: EH19)."""
+    named = not held.burned or seat == owner or known or held.drained
     return EmberCardView(card=held.card if named else None,
                          name=CARDS[held.card].name if named else None,
                          turned=held.turned, burned=held.burned, drained=held.drained)
@@ -111,10 +114,11 @@ def _card(held: InPlay, owner: int, seat: int | None, over: bool) -> EmberCardVi
 def _wizard(board: Playing, owner: int, seat: int | None, over: bool) -> EmberWizardView:
     """One seat's public side, its tutor shown to itself (to all once it is over)."""
     wizard = board.seats[owner]
+    known = over or ruleset_of(board).regenerate_any
     return EmberWizardView(
         seat=owner, name=board.names[owner], you=owner == seat, conceded=wizard.conceded,
         vp=vp(board, owner), cards_in_hand=len(wizard.hand), hand_size=hand_size(board, owner),
-        cards=tuple(_card(h, owner, seat, over) for h in wizard.cards),
+        cards=tuple(_card(h, owner, seat, known) for h in wizard.cards),
         tutor=wizard.tutor if over or owner == seat else None)
 
 
@@ -128,11 +132,12 @@ def observe(state: State | Undealt, seat: int | None) -> EmberView:
     return EmberView(
         you=seat, call_at=board.call_at, turn_cap=board.turn_cap, round=board.round,
         turn=board.turn, step=board.step, face_up_to=board.face_up,
-        pool=tuple(_offer(c) for c in board.pool if CARDS[c].group <= board.face_up),
-        face_down_groups=tuple(sorted({CARDS[c].group for c in board.pool
-                                       if CARDS[c].group > board.face_up})),
-        dragon_piles=tuple(_offer(c) for c in board.piles),
-        artifacts=tuple(_offer(c) for c in board.artifacts),
+        pool=tuple(_offer(board, c) for c in board.pool
+                   if card_of(board, c).group <= board.face_up),
+        face_down_groups=tuple(sorted({card_of(board, c).group for c in board.pool
+                                       if card_of(board, c).group > board.face_up})),
+        dragon_piles=tuple(_offer(board, c) for c in board.piles),
+        artifacts=tuple(_offer(board, c) for c in board.artifacts),
         seats=tuple(_wizard(board, o, seat, over) for o in range(len(board.seats))),
         hand=tuple(sorted(shown(card) for card in hand)),
         charred=tuple(shown(card) for card in board.charred), deck_size=len(board.deck),

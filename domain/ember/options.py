@@ -1,4 +1,5 @@
-"""The host's options (E9: ``call_at``; EH1: ``turn_cap``) and a practice table's scripted deal."""
+"""The host's options (E9: ``call_at``; EH1: ``turn_cap``; the EH15 variant:
+``first_player_skips_draw``) and a practice table's scripted deal."""
 
 from __future__ import annotations
 
@@ -18,11 +19,15 @@ FIRST_FACE_UP = 6  # E2: VP 1 to 6 start face up
 
 
 class Options(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True):
-    """What the host chooses (E9, EH1), and for practice the deck's top cards, the tutors in
-    seat order, the three artifacts, how many Pool groups start face up and who goes first."""
+    """What the host chooses (E9, EH1, the EH15 variant), and for practice the deck's top cards,
+    the tutors in seat order, the three artifacts, how many Pool groups start face up and who
+    goes first."""
 
     call_at: int = 30
     turn_cap: int = 30
+    # EH15, a variant off by default: the first player has no draw step on the first turn of all
+    # (rules version 1 always played so; from version 2 the rulebook's turn, E7, unless chosen).
+    first_player_skips_draw: bool = False
     deck: list[str] | None = None
     tutors: list[str] | None = None
     artifacts: list[str] | None = None

@@ -6,7 +6,7 @@ from domain.core.decider import Concede
 from domain.core.errors import NotYourTurn, RuleViolation, WrongPhase
 from domain.core.rng import Rng
 from domain.core.steps import Steps
-from domain.ember.board import cost_for, extra_draws, hand_size, offered_to, vp, working
+from domain.ember.board import card_of, cost_for, extra_draws, hand_size, offered_to, vp, working
 from domain.ember.cards import ARCHMAGE, CARDS, DRAGONS, Ability, cost_text, shown, title
 from domain.ember.commands import (
     Command,
@@ -129,7 +129,8 @@ def take_draw(steps: Steps, seat: int, command: Draw, rng: Rng) -> None:
 
 def _no_draw_step(state: Playing) -> str:
     """Why the draw step is not open now."""
-    if state.round == 1 and state.turn == state.first and state.step == "conjure":
+    if state.round == 1 and state.turn == state.first and state.step == "conjure" \
+            and not state.opening_draw:
         return "the first player has no draw step on the first turn of all (EH15)"
     return "you have already drawn, refreshed or conjured this turn"
 
@@ -224,7 +225,7 @@ def use_ability(steps: Steps, seat: int, command: UseAbility, rng: Rng) -> None:
 
 def power_of(state: Playing, seat: int, command: UseAbility) -> Ability:
     """The ability a command asks for, or why the card has none to use now."""
-    info = CARDS[command.card]
+    info = card_of(state, command.card)
     if command.power == "legendary":
         if info.dragon is None or not _all_parts(state, seat, info.dragon):
             raise RuleViolation("the Legendary ability needs all three parts of one dragon")

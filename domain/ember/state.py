@@ -51,7 +51,9 @@ class Playing(msgspec.Struct, frozen=True, kw_only=True):
     """The match in play: the seats, the draw deck, the Charred pile, the Pool and whose turn.
 
     ``credit`` gives, for each Spectral in play, the seat holding its VP tokens; ``draws`` counts
-    the random draws made (reshuffles, cards taken at random), keying each one's stream.
+    the random draws made (reshuffles, cards taken at random), keying each one's stream;
+    ``rules_version`` is the version the table was dealt under (versions.py), and
+    ``opening_draw`` whether the first player's first turn has its draw step (E7; else EH15).
     """
 
     names: tuple[str, ...]
@@ -71,6 +73,8 @@ class Playing(msgspec.Struct, frozen=True, kw_only=True):
     credit: tuple[tuple[str, int], ...] = ()
     call: Closing | None = None
     draws: int = 0
+    rules_version: str = "1"
+    opening_draw: bool = False
 
 
 class Finished(msgspec.Struct, frozen=True, kw_only=True):

@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 
 from domain.core.rng import Rng
-from domain.ember import GAME
+from domain.ember import VERSIONS
 from domain.ember.options import Options
 from domain.ember.state import InPlay, Playing, with_wizard
 from tests.domain.table import PracticeTable
@@ -20,12 +20,17 @@ RNG = Rng(b"ember tests")
 replace = msgspec.structs.replace
 
 
-class Table(PracticeTable):
-    """A practice table of Ember, played command by command."""
+BOOKS = {book.rules_version: book for book in VERSIONS}
 
-    def __init__(self, seats: int = 2, **options: Any) -> None:
+
+class Table(PracticeTable):
+    """A practice table of Ember under one rules version (the latest unless named), played
+    command by command."""
+
+    def __init__(self, seats: int = 2, version: str | None = None, **options: Any) -> None:
         """Open the table (practice options allowed) and deal."""
-        super().__init__(GAME, RNG, Options(**options), PLAYERS[:seats])
+        game = BOOKS[version] if version is not None else VERSIONS[-1]
+        super().__init__(game, RNG, Options(**options), PLAYERS[:seats])
 
     @property
     def board(self) -> Playing:
@@ -33,8 +38,8 @@ class Table(PracticeTable):
         return self.state.board if hasattr(self.state, "board") else self.state
 
     def next_round(self) -> None:
-        """Every seat ends its turn once (the first player's first turn has no draw step, EH15),
-        so the first player's second turn begins, with its draw step."""
+        """Every seat ends its turn once, so the first player's second turn begins, with its draw
+        step."""
         from domain.ember.commands import EndTurn
 
         for seat in range(len(self.board.seats)):

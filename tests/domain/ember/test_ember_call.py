@@ -4,6 +4,7 @@ tie-breaks and shared wins; and the turn cap (EH1)."""
 from __future__ import annotations
 
 from domain.ember import GAME
+from domain.ember.board import tutor_bonus
 from domain.ember.commands import EndTurn, Pass, UseAbility
 from domain.ember.events import ClosingBegan, MatchEnded, TurnBegan
 from domain.ember.legal import to_act
@@ -74,11 +75,11 @@ def test_e9_the_tutors_are_revealed_and_added_to_the_final_scores():
 
 
 def test_e9_equal_scores_and_equal_hands_share_the_win():
-    table = Table(seats=2, tutors=["artificer", "dragon_sage"])
+    table = Table(seats=2, tutors=["dragon_sage", "tutor_of_the_gale"])  # both add nothing here
     rich(table, 0)
-    for card in ("maelstrom_mother", "abyssal_kraken", "obsidian_golem", "ember_mote",
-                 "gust_finch"):
-        table.place(1, card, turned="exhausted")  # 13 + 12 + 9 + 1 + 2 = 37
+    for card in ("abyssal_kraken", "basilisk_queen", "obsidian_golem", "ember_mote",
+                 "pebble_imp", "moss_vole"):
+        table.place(1, card, turned="exhausted")  # 12 + 12 + 9 + 1 + 2 + 1 = 37
     table.place(1, "hollow_shade", turned="exhausted")  # -7: 30 VP
     table.place(0, "wisp_of_regret", turned="exhausted")  # 36 - 3 = 33
     table.place(1, "tide_otter", turned="exhausted")  # 33
@@ -121,3 +122,33 @@ def test_eh1_at_the_turn_cap_the_last_round_begins_without_a_call_so_every_game_
     for seat in range(3):
         table.send(seat, Pass())
     assert GAME.outcome(table.state) is not None
+
+
+def test_eh18_a_tutor_counts_the_creatures_in_front_of_you_dragon_parts_and_hosted_spectrals():
+    """The rulebook: a Tutor 'modifies its owning player's final score with the creatures they
+    control'. Every card in front of a player is one it controls, a Spectral conjured onto it
+    included, and a dragon part is a creature (EH17)."""
+    table = Table(tutors=["tutor_of_tides", "keeper_of_small_things"])
+    table.place(0, "thalassa_tail")  # a water dragon part
+    table.place(0, "grave_chill")  # a water Spectral lying in front of Ash
+    table.place(0, "reed_heron")  # a water creature
+    table.place(0, "tidecallers_lantern")  # an artifact: no element, never a creature
+    assert tutor_bonus(table.board, 0) == 3 * 2
+    table.place(1, "pyrrhon_tail")  # VP 4: a lesser creature
+    table.place(1, "ember_mote")
+    assert tutor_bonus(table.board, 1) == 2
+    first = Table(tutors=["tutor_of_tides", "keeper_of_small_things"], version="1")
+    first.place(1, "pyrrhon_tail")
+    first.place(1, "ember_mote")
+    assert tutor_bonus(first.board, 1) == 1  # version 1's Keeper counted the Pool's only
+
+
+def test_eh18_the_artificer_scores_creatures_with_an_ongoing_ability_not_artifacts():
+    """Rules version 2: version 1's Artificer scored +4 per artifact, no creature at all."""
+    for version, bonus in (("1", 4), ("2", 3 * 2)):
+        table = Table(tutors=["artificer", "dragon_sage"], version=version)
+        table.place(0, "cinder_crown")  # an artifact
+        table.place(0, "owl_of_dusk")  # Night Wisdom: Ongoing
+        table.place(0, "gravaur_body")  # Bedrock: Ongoing, a dragon part
+        table.place(0, "ember_mote")  # Spark: Exhaust
+        assert tutor_bonus(table.board, 0) == bonus, version

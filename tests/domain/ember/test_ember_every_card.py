@@ -1,5 +1,6 @@
-"""Every card plays its ability (E4, E6, E8), generated from the card table: each creature, dragon
-part, artifact (ongoing, exhaust and drain), each dragon's Legendary ability and each tutor.
+"""Every card plays its ability (E4, E6, E8), generated from the card table of every rules version:
+each creature, dragon part, artifact (ongoing, exhaust and drain), each dragon's Legendary
+ability and each tutor.
 
 The exhausting abilities are used by Bryn while it is Ash's turn (E8: at any time); the checks
 live with each effect of the vocabulary, so a new card is tested by being in cards.toml.
@@ -11,13 +12,17 @@ from collections.abc import Callable
 
 import pytest
 
+from domain.ember import VERSIONS
 from domain.ember.board import counts_for, final_score, hand_size, tutor_bonus, vp
-from domain.ember.cards import CARDS, DRAGONS, TUTORS, Ability
+from domain.ember.cards import DRAGONS, Ability, card_set
 from domain.ember.commands import Draw, UseAbility
 from domain.ember.effects import STEPS
 from domain.ember.events import AbilityUsed, CardsDrawn
 from domain.ember.legal import legal_actions
+from domain.ember.versions import RULESETS
 from tests.domain.ember.ember_support import Table
+
+RULES = [book.rules_version for book in VERSIONS]
 
 USER, OTHER = 1, 0  # Bryn uses the ability on Ash's turn
 SPARE = ("ember_mote", "dew_sprite", "gust_finch")  # creatures to aim at, never the card used
@@ -120,16 +125,20 @@ CHECKS: dict[str, Callable[[Table, str, str, Ability], None]] = {
     "regress": check_regress, "burn": check_burn, "regenerate": check_regenerate,
     "steal": check_steal, "discard": check_discard,
 }
-USED = [(card.id, ability.kind) for card in CARDS.values() for ability in card.abilities
+USED = [(rules, card.id, ability.kind) for rules in RULES
+        for card in card_set(rules).cards.values() for ability in card.abilities
         if ability.kind in ("exhaust", "drain")]
-ONGOING = [card.id for card in CARDS.values() if card.ability("ongoing") is not None]
+ONGOING = [(rules, card.id) for rules in RULES for card in card_set(rules).cards.values()
+           if card.ability("ongoing") is not None]
+TUTORED = [(rules, tutor) for rules in RULES for tutor in card_set(rules).tutors]
 
 
-@pytest.mark.parametrize(("card", "power"), USED, ids=[f"{c}-{p}" for c, p in USED])
-def test_e4_e8_each_exhaust_and_drain_ability_does_what_its_effect_says(card, power):
-    table = Table(face_up=13)
+@pytest.mark.parametrize(("rules", "card", "power"), USED,
+                         ids=[f"v{r}-{c}-{p}" for r, c, p in USED])
+def test_e4_e8_each_exhaust_and_drain_ability_does_what_its_effect_says(rules, card, power):
+    table = Table(face_up=13, version=rules)
     table.place(USER, card)
-    ability = CARDS[card].ability(power)
+    ability = card_set(rules).cards[card].ability(power)
     assert ability is not None
     CHECKS[ability.effect](table, card, power, ability)
     held = table.held(card)
@@ -137,9 +146,10 @@ def test_e4_e8_each_exhaust_and_drain_ability_does_what_its_effect_says(card, po
     assert held.drained == held.burned == (power == "drain")
 
 
+@pytest.mark.parametrize("rules", RULES)
 @pytest.mark.parametrize("dragon", list(DRAGONS))
-def test_e2_each_dragons_legendary_ability_works_with_its_three_parts(dragon):
-    table = Table(face_up=13)
+def test_e2_each_dragons_legendary_ability_works_with_its_three_parts(dragon, rules):
+    table = Table(face_up=13, version=rules)
     tail, body, head = DRAGONS[dragon].parts
     table.place(USER, body, turned="exhausted")
     table.place(USER, head, turned="exhausted")
@@ -151,31 +161,31 @@ def test_e2_each_dragons_legendary_ability_works_with_its_three_parts(dragon):
     assert table.held(tail).turned == "exhausted"
 
 
-@pytest.mark.parametrize("card", ONGOING)
-def test_e4_each_ongoing_ability_works_while_its_card_is_ready_and_not_when_exhausted(card):
-    ability = CARDS[card].ability("ongoing")
+@pytest.mark.parametrize(("rules", "card"), ONGOING, ids=[f"v{r}-{c}" for r, c in ONGOING])
+def test_e4_each_ongoing_ability_works_while_its_card_is_ready_and_not_when_exhausted(rules, card):
+    ability = card_set(rules).cards[card].ability("ongoing")
     assert ability is not None
     match ability.effect:
         case "hand_size":
-            table = Table(face_up=13)
+            table = Table(face_up=13, version=rules)
             table.place(USER, card)
             assert hand_size(table.board, USER) == max(2, 5 + ability.n)
-            exhausted = Table(face_up=13)
+            exhausted = Table(face_up=13, version=rules)
             exhausted.place(USER, card, turned="exhausted")
             assert hand_size(exhausted.board, USER) == 5
         case "extra_draw":
             for turned, drawn in (("ready", 1 + ability.n), ("recovering", 1)):
-                table = Table(face_up=13)
+                table = Table(face_up=13, version=rules)
                 table.next_round()
                 table.place(OTHER, card, turned=turned)
                 table.send(OTHER, Draw(recycle=table.hand(OTHER)[0]))
                 assert len(table.last(CardsDrawn).cards) == drawn
         case "ward":
             for turned, shielded in (("ready", True), ("exhausted", False)):
-                table = Table(face_up=13)
+                table = Table(face_up=13, version=rules)
                 table.place(USER, card, turned=turned)
                 table.place(USER, "ember_mote")
-                table.place(OTHER, "flare_salamander")  # burns VP 4 or less
+                table.place(OTHER, "flare_salamander")  # burns VP 4 (version 2: 6) or less
                 aims = {a.target for a in legal_actions(table.state, OTHER)
                         if isinstance(a, UseAbility) and a.card == "flare_salamander"}
                 assert ("ember_mote" not in aims) == shielded
@@ -183,11 +193,14 @@ def test_e4_each_ongoing_ability_works_while_its_card_is_ready_and_not_when_exha
             raise AssertionError(f"no test for the ongoing effect {ability.effect}")
 
 
-@pytest.mark.parametrize("tutor", list(TUTORS))
-def test_e2_e9_each_tutor_adds_its_modifier_to_the_final_score(tutor):
-    ability = TUTORS[tutor].ability
-    table = Table(face_up=13, tutors=[tutor, next(t for t in TUTORS if t != tutor)])
-    counting = next(c for c in CARDS.values() if counts_for(ability, c))
+@pytest.mark.parametrize(("rules", "tutor"), TUTORED, ids=[f"v{r}-{t}" for r, t in TUTORED])
+def test_e2_e9_each_tutor_adds_its_modifier_to_the_final_score(rules, tutor):
+    cards = card_set(rules)
+    ability = cards.tutors[tutor].ability
+    other = next(t for t in cards.tutors if t != tutor)
+    table = Table(face_up=13, tutors=[tutor, other], version=rules)
+    parts = RULESETS[rules].parts_are_creatures
+    counting = next(c for c in cards.cards.values() if counts_for(ability, c, parts))
     table.place(OTHER, counting.id)
     table.place(OTHER, "world_turtle", burned=True)  # a Burned card counts for nothing
     assert tutor_bonus(table.board, OTHER) == ability.vp

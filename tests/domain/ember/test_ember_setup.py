@@ -7,16 +7,17 @@ from collections import Counter
 import pytest
 
 from domain.core.errors import RuleViolation
-from domain.ember.cards import CARDS, WIZARD_CARDS
+from domain.ember.cards import CARDS, WIZARD_CARDS, shown
 from domain.ember.commands import Draw, EndTurn
 from domain.ember.events import DeckReshuffled, GroupRevealed
 from domain.ember.options import Options, check_options
-from tests.domain.ember.ember_support import Table
+from domain.ember.state import with_wizard
+from tests.domain.ember.ember_support import RNG, Table, replace
 
 
 def end(table: Table, seat: int) -> None:
     """The seat ends its turn at once (discarding the first cards it must)."""
-    hand = sorted(table.board.seats[seat].hand)
+    hand = sorted(shown(card) for card in table.board.seats[seat].hand)
     excess = max(0, len(hand) - 5)
     table.send(seat, EndTurn(discard=tuple(hand[:excess])))
 
@@ -65,8 +66,10 @@ def test_e2_face_down_groups_cannot_be_conjured():
     assert not any(a.card == "starfall_serpent" for a in table.legal(0) if hasattr(a, "paid"))
 
 
-def test_e1_an_empty_draw_deck_takes_the_charred_pile_shuffled_by_the_seeded_generator():
-    table = Table()
+def test_e1_version_1_a_draw_that_finds_the_deck_empty_takes_the_charred_pile_shuffled():
+    """Version 1 shuffled late: not as the last card was taken, but when a later draw found the
+    deck empty (the discards made in between went into the new deck too)."""
+    table = Table(version="1")
     table.next_round()
     table.give(0, "fire-1", "fire-2", "fire-3", "fire-4")
     rest = table.board.deck
@@ -106,3 +109,66 @@ def test_e9_options_out_of_range_or_practice_only_are_refused_by_name(options, m
 def test_a_practice_script_that_does_not_fit_is_refused_by_name(options, message):
     with pytest.raises(RuleViolation, match=message):
         check_options(Options(**options), 2, True)
+
+
+def test_e1_as_the_last_card_is_taken_the_charred_pile_is_shuffled_into_a_new_deck():
+    """Rules version 2, the rulebook: 'When the last card in the Draw Deck is taken, shuffle the
+    Charred Pile into a new Draw Deck'; the discards that follow stay on the Charred pile."""
+    table = Table()
+    table.next_round()
+    table.give(0, "fire-1", "fire-2", "fire-3", "fire-4")
+    rest = table.board.deck
+    table.char(*rest[:-1])  # one card left in the deck
+    table.send(0, Draw())
+    shuffled = table.last(DeckReshuffled).deck
+    assert sorted(shuffled) == sorted(rest[:-1]) == sorted(table.board.deck)
+    assert table.board.charred == ()
+    table.send(0, EndTurn())
+    recycled = sorted(table.view(1).hand)[0]
+    table.send(1, Draw(recycle=recycled))
+    assert [shown(c) for c in table.board.charred] == [recycled]
+    assert table.count(DeckReshuffled) == 1
+    assert Counter(table.wizard_cards()) == Counter(WIZARD_CARDS)
+
+
+def test_eh16_a_draw_that_finds_the_deck_empty_shuffles_the_charred_pile_then():
+    """Rules version 2: the last card went while the Charred pile was empty, so nothing was
+    shuffled then; the next draw shuffles whatever the pile holds by that time."""
+    table = Table()
+    table.next_round()
+    table.give(0, "fire-1", "fire-2", "fire-3", "fire-4")
+    s = table.board  # given: Bryn holds all but one card of the deck, the Charred pile empty
+    table._set(replace(with_wizard(s, 1, hand=s.seats[1].hand + s.deck[1:]), deck=s.deck[:1]))
+    assert table.board.charred == ()
+    table.send(0, Draw())
+    assert not table.board.deck and table.count(DeckReshuffled) == 0
+    table.send(0, EndTurn())
+    end(table, 1)
+    assert table.board.charred and not table.board.deck
+    table.send(0, Draw(recycle="fire-1"))
+    assert "fire-1" in table.last(DeckReshuffled).deck
+    assert Counter(table.wizard_cards()) == Counter(WIZARD_CARDS)
+
+
+def test_e2_the_first_players_final_turn_after_the_call_reveals_a_group():
+    """Rules version 2, E2: 'at the start of each turn of the first player after its first',
+    the final turn after another seat's Call too (version 1 revealed none then)."""
+    for version, revealed in (("1", 0), ("2", 1)):
+        table = Table(version=version)
+        end(table, 0)
+        for card in ("starfall_serpent", "world_turtle", "ironbark_ent"):
+            table.place(1, card, turned="exhausted")  # 36 VP
+        before = table.count(GroupRevealed)
+        table.send(1, EndTurn(call=True))
+        assert table.board.turn == 0 and table.board.round == 1
+        assert table.count(GroupRevealed) - before == revealed, version
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_eh10_seat_0_goes_first_and_seat_i_is_dealt_the_five_cards_from_position_5i(seats):
+    shuffled = RNG.stream("deck").shuffle(list(WIZARD_CARDS))
+    table = Table(seats=seats)
+    assert table.board.first == table.board.turn == 0
+    for seat in range(seats):
+        assert table.hand(seat) == tuple(shuffled[5 * seat:5 * seat + 5])
+    assert table.board.deck == tuple(shuffled[5 * seats:])

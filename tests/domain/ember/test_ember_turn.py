@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from domain.core.errors import NotYourTurn, WrongPhase
-from domain.ember.board import cost_for, vp
+from domain.ember.board import cost_for, hand_size, vp
 from domain.ember.cards import CARDS
-from domain.ember.commands import Conjure, Draw, EndTurn, Refresh, UseAbility
+from domain.ember.commands import Conjure, Draw, EndTurn, PlayArchmage, Refresh, UseAbility
 from domain.ember.events import CardsDrawn, Conjured, TurnBegan
 from tests.domain.ember.ember_support import Table
 
@@ -182,20 +182,18 @@ def test_e6_an_artifact_is_claimed_by_conjuring_it_scores_nothing_and_works_whil
                           paid=("air-1", "earth-2", "fire-3", "water-4")))
     assert "tidecallers_lantern" not in table.board.artifacts
     assert vp(table.board, 0) == 0 and table.last(CardsDrawn).cards
-    from domain.ember.board import hand_size
-
     assert hand_size(table.board, 0) == 6
 
 
 def test_e6_a_drained_artifact_is_burned_for_good_no_archmage_regenerates_it():
     table = Table()
-    table.place(1, "urn_of_embers")
+    table.place(1, "tidecallers_lantern")
     table.give(1, "archmage-1")
-    table.place(1, "ember_mote", burned=True)
-    table.send(1, UseAbility(card="urn_of_embers", power="drain", target="ember_mote"))
-    urn = table.held("urn_of_embers")
-    assert urn.burned and urn.drained
-    assert all(getattr(a, "target", None) != "urn_of_embers" for a in table.legal(1))
+    table.send(1, UseAbility(card="tidecallers_lantern", power="drain"))
+    lantern = table.held("tidecallers_lantern")
+    assert lantern.burned and lantern.drained
+    assert all(getattr(a, "target", None) != "tidecallers_lantern" for a in table.legal(1))
+    assert all(getattr(a, "target", None) != "tidecallers_lantern" for a in table.legal(0))
 
 
 @pytest.mark.parametrize("seat", [0, 1])
@@ -207,10 +205,58 @@ def test_e7_a_seat_may_end_the_turn_without_drawing_or_conjuring(seat):
     assert table.board.turn == 1 - seat
 
 
-def test_eh15_the_first_player_has_no_draw_step_on_the_first_turn_of_all():
-    table = Table(seats=2)
+def test_eh15_version_1_the_first_player_has_no_draw_step_on_the_first_turn_of_all():
+    table = Table(seats=2, version="1")
     assert not any(isinstance(a, Draw | Refresh) for a in table.legal(0))
     assert "first turn of all (EH15)" in table.refuses(0, Draw(recycle=table.hand(0)[0]),
                                                      WrongPhase)
     table.send(0, EndTurn())
     assert Draw(recycle=sorted(table.view(1).hand)[0]) in table.legal(1)
+
+
+def test_e7_every_turn_has_its_draw_step_the_first_players_first_turn_too():
+    """Rules version 2: EH15 is gone; the rulebook's turn, its draw step included (E7)."""
+    table = Table(seats=2)
+    assert Draw(recycle=sorted(table.view(0).hand)[0]) in table.legal(0)
+    assert Refresh() in table.legal(0)
+    table.send(0, Draw(recycle=sorted(table.view(0).hand)[0]))
+    assert len(table.hand(0)) == 5 and len(table.board.charred) == 1
+
+
+def test_eh15_as_the_hosts_option_the_first_player_skips_its_first_draw_step():
+    """The EH15 variant is the option first_player_skips_draw, off by default (rules version 2)."""
+    table = Table(seats=2, first_player_skips_draw=True)
+    assert not any(isinstance(a, Draw | Refresh) for a in table.legal(0))
+    assert "first turn of all (EH15)" in table.refuses(0, Draw(recycle=table.hand(0)[0]),
+                                                     WrongPhase)
+    table.send(0, EndTurn())
+    assert Draw(recycle=sorted(table.view(1).hand)[0]) in table.legal(1)
+    table.send(1, EndTurn())
+    assert Draw(recycle=sorted(table.view(0).hand)[0]) in table.legal(0)
+
+
+def test_eh2_a_hand_size_is_five_plus_ready_hand_size_abilities_never_below_two():
+    table = Table(seats=2)
+    table.place(0, "owl_of_dusk")  # +1
+    assert hand_size(table.board, 0) == 6
+    for spectral in ("dread_revenant", "grave_chill", "hollow_shade", "wisp_of_regret"):
+        table.place(0, spectral)  # -2, -1, -1, -1
+    assert hand_size(table.board, 0) == 2  # 6 - 5 = 1, never below two
+
+
+def test_eh12_a_burned_spectral_costs_its_host_nothing_and_its_conjurers_tokens_stay():
+    table = Table(seats=2)
+    table.give(0, "air-1", "fire-2", "water-3")
+    table.send(0, Conjure(card="wisp_of_regret", paid=("air-1", "fire-2", "water-3"), onto=1))
+    assert (vp(table.board, 0), vp(table.board, 1)) == (3, -3)
+    table.give(0, "archmage-1")
+    table.send(0, PlayArchmage(effect="burn", target="wisp_of_regret"))
+    assert (vp(table.board, 0), vp(table.board, 1)) == (3, 0)
+    assert hand_size(table.board, 1) == 5  # its Nagging Doubt is face down too
+
+
+def test_eh13_an_artifact_is_drained_only_while_ready():
+    table = Table()
+    table.place(1, "tidecallers_lantern", turned="recovering")
+    assert not [a for a in table.legal(1) if isinstance(a, UseAbility)]
+    assert "not Ready" in table.refuses(1, UseAbility(card="tidecallers_lantern", power="drain"))

@@ -26,14 +26,30 @@ def test_e11_a_seat_sees_its_own_hand_and_tutor_and_only_the_sizes_of_others():
     assert table.view(None).hand == () and table.view(None).legal_actions == ()
 
 
-def test_e11_a_burned_card_is_face_down_to_all_but_its_owner():
-    table = Table()
+def test_e11_version_1_a_burned_card_is_face_down_and_named_to_its_owner_only():
+    table = Table(version="1")
     table.place(0, "starfall_serpent", burned=True)
     mine, theirs = table.view(0).seats[0].cards[0], table.view(1).seats[0].cards[0]
     assert mine.card == "starfall_serpent" and mine.burned
     assert theirs.card is None and theirs.name is None and theirs.burned
     assert "starfall_serpent" in secrets(table.state, 1)
     assert "Starfall Serpent" not in msgspec.json.encode(table.view(1)).decode()
+
+
+def test_eh19_a_burned_card_lies_face_down_and_every_view_names_it():
+    """Rules version 2: the card was Burned face up and the log said which ('The Starfall Serpent
+    is Burned, face down'), so which card lies face down is no secret; the view marks it
+    Burned and names it to all, as an Archmage aimed at it must (EH19)."""
+    table = Table()
+    table.place(0, "ember_mote")
+    table.place(1, "flare_salamander")  # Flashfire: Burn a creature of VP 6 or less
+    since = len(table.history)
+    table.send(1, UseAbility(card="flare_salamander", target="ember_mote"))
+    assert "The Ember Mote is Burned, face down." in table.lines(None, since)
+    for seat in (0, 1, None):
+        seen = table.view(seat).seats[0].cards[0]
+        assert (seen.card, seen.name, seen.burned) == ("ember_mote", "Ember Mote", True)
+    assert "ember_mote" not in secrets(table.state, 1)
 
 
 def test_e11_the_view_never_shows_the_deck_only_its_size():
@@ -97,3 +113,12 @@ def test_random_matches_conserve_the_55_wizard_cards_and_always_end(sample):
             assert all(len(where) == 1 for where in places.values()), places
     assert GAME.outcome(state) is not None
     assert sorted(card_locations(state)) == sorted(WIZARD_CARDS)
+
+
+def test_eh8_the_three_archmages_are_alike_and_the_word_is_never_a_secret():
+    table = Table()
+    table.give(0, "archmage-2", "fire-9")
+    assert table.view(0).hand == ("archmage", "fire-9")
+    hidden = secrets(table.state, 1)
+    assert "fire-9" in hidden and "Fire 9" in hidden
+    assert not {"archmage", "archmage-2", "an Archmage"} & hidden
