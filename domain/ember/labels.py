@@ -1,33 +1,36 @@
-"""How a seat's legal commands read on a button, from what that seat may see."""
+"""How a seat's legal commands read on a button, from what that seat may see, in players' words:
+wizard cards as a line says them ('Earth 11', 'an Archmage'), cards in play by their names."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from domain.core.decider import Concede
-from domain.ember.cards import CARDS, DRAGONS, title
+from domain.ember.board import card_of
+from domain.ember.cards import DRAGONS, listing, spoken, title
 from domain.ember.commands import Conjure, Draw, EndTurn, Pass, PlayArchmage, Refresh, UseAbility
 from domain.ember.state import Finished
 
 
 def label(state: Any, seat: int, command: Any) -> str:
-    """A short line naming one of the seat's commands: 'Conjure Gust Finch with fire-2, air-2'."""
+    """A short line naming one of the seat's commands: 'Conjure Gust Finch with Fire 2, Air 2
+    and Fire 9'."""
     board = state.board if isinstance(state, Finished) else state
     names = board.names
     match command:
         case Draw(recycle=None):
             return "Draw a card"
         case Draw():
-            return f"Recycle {command.recycle} and draw"
+            return f"Recycle {spoken(command.recycle or '')} and draw"
         case Refresh():
             return "Refresh your hand (no conjuring this turn)"
         case Conjure():
             onto = "" if command.onto is None else f" onto {names[command.onto]}"
-            return f"Conjure {title(command.card)}{onto} with {', '.join(command.paid)}"
+            return f"Conjure {title(command.card)}{onto} with {_cards(command.paid)}"
         case EndTurn():
             text = "End your turn"
             if command.discard:
-                text += f", discarding {', '.join(command.discard)}"
+                text += f", discarding {_cards(command.discard)}"
             return text + (" and make the Call" if command.call else "")
         case UseAbility():
             return _ability(board, command)
@@ -40,9 +43,14 @@ def label(state: Any, seat: int, command: Any) -> str:
     return type(command).__name__
 
 
+def _cards(cards: tuple[str, ...]) -> str:
+    """Wizard cards in players' words: 'Fire 2, Air 2 and an Archmage'."""
+    return listing([spoken(card) for card in cards])
+
+
 def _ability(board: Any, command: UseAbility) -> str:
     """'Gust Finch: Buffet on Bryn's Moss Vole'."""
-    info = CARDS[command.card]
+    info = card_of(board, command.card)
     if command.power == "legendary":
         name = DRAGONS[info.dragon or ""].legendary.name
     else:

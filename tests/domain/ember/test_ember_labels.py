@@ -16,11 +16,12 @@ def test_every_offered_command_has_a_label_naming_only_what_the_seat_may_see():
     labels = {GAME.label(table.state, 1, a) for a in table.legal(1)}
     assert "Thorn Hare: Tangle on Ash's Gust Finch" in labels
     assert "Play an Archmage: burn Ash's Gust Finch" in labels
-    assert GAME.label(table.state, 0, Draw(recycle="fire-2")) == "Recycle fire-2 and draw"
-    assert GAME.label(table.state, 0, Conjure(card="wisp_of_regret", paid=("a",), onto=2)) == (
-        "Conjure Wisp of Regret onto Cato with a")
+    assert GAME.label(table.state, 0, Draw(recycle="earth-11")) == "Recycle Earth 11 and draw"
+    conjure = Conjure(card="wisp_of_regret", paid=("air-1", "archmage", "fire-3"), onto=2)
+    assert GAME.label(table.state, 0, conjure) == (
+        "Conjure Wisp of Regret onto Cato with Air 1, an Archmage and Fire 3")
     assert GAME.label(table.state, 0, EndTurn(discard=("fire-1",), call=True)) == (
-        "End your turn, discarding fire-1 and make the Call")
+        "End your turn, discarding Fire 1 and make the Call")
     assert GAME.label(table.state, 0, Pass()) == "Pass"
     assert GAME.label(table.state, 0, Concede()) == "Concede the match"
     assert GAME.label(table.state, 1, PlayArchmage(effect="advance", target="thorn_hare")) == (
