@@ -13,6 +13,7 @@ from domain.ember.legal import legal_actions, may_act, to_act
 from domain.ember.observer import EmberView
 from domain.ember.rules import decide_steps
 from domain.ember.state import UNDEALT, State, Undealt
+from domain.ember.texts import card_texts
 from domain.ember.time_out import on_time_out
 from domain.ember.versions import V1, V2, Ruleset
 
@@ -47,6 +48,7 @@ def rulebook(ruleset: Ruleset) -> EmberRulebook:
         label=labels.label,
         on_time_out=on_time_out,
         bots=bot.BOTS,
+        cards=card_texts(ruleset.version),
     )
 
 

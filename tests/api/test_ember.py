@@ -1,5 +1,5 @@
-"""Ember over HTTP: five clients at once, abilities used off-turn (E8), played to the end, then
-the export verified offline."""
+"""Ember over HTTP: the card set served in words; five clients at once, abilities used off-turn
+(E8), played to the end, then the export verified offline."""
 
 from __future__ import annotations
 
@@ -7,13 +7,30 @@ import asyncio
 import random
 from collections import Counter
 
+import httpx
 import pytest
 
+from domain.ember import GAME
+from domain.ember.cards import card_set
 from tests.api.players import Player, finished_documents, seated_match, verified_offline
 
 NAMES = ["Ash", "Bryn", "Cato", "Dell", "Esme"]
 OPTIONS = {"call_at": 20, "turn_cap": 10}
 OFF_TURN_CHANCE = 0.6
+
+
+async def test_ember_serves_each_card_its_cost_explained_and_its_abilities_in_words(server):
+    """Given Ember's catalogue entry, then its cards are every card of the latest rules version,
+    each with a text a player reads: its cost with each set's name explained, its abilities."""
+    async with httpx.AsyncClient(base_url=server) as client:
+        ember = (await client.get("/games/ember")).json()
+    cards = card_set(GAME.rules_version)
+    served = {card["code"]: card for card in ember["cards"]}
+    assert set(served) == {*cards.cards, *cards.dragons, *cards.tutors, "archmage"}
+    assert all(card["name"] and card["text"] for card in ember["cards"])
+    phoenix = served["phoenix_of_cinders"]
+    assert phoenix["name"] == "Phoenix of Cinders"
+    assert "a spellbook (four of one number)" in phoenix["text"] and "Rebirth" in phoenix["text"]
 
 
 def pick(actions: list[dict], rng: random.Random) -> dict:
