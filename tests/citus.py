@@ -168,7 +168,9 @@ def ensure_build_tools() -> None:
 
 
 def _dpkg_installed(package: str) -> bool:
-    """Whether Debian's package is installed."""
+    """Whether Debian's package is installed (elsewhere than Debian: a compiler and make)."""
+    if shutil.which("dpkg-query") is None:
+        return bool(shutil.which("cc") and shutil.which("make"))
     done = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package], capture_output=True,
                           text=True)
     return done.returncode == 0 and done.stdout.endswith("installed")
