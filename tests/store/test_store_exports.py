@@ -1,5 +1,5 @@
 """The store's export methods, one contract run against every backend: finished matches only,
-oldest finish first, filtered, with their server seed and byte-exact events, through a cursor."""
+oldest finish first, filtered, with their server seed and byte-exact events, a page at a time."""
 
 from __future__ import annotations
 
