@@ -81,11 +81,11 @@ class Reads:
 
 
 class RoutedExports:
-    """ExportService's use cases, each routed by ``Reads``; one per request."""
+    """ExportService's use cases, each routed by ``Reads`` when it is asked: one for the whole
+    process (service.http.bootstrap), so it keeps nothing of one request for the next."""
 
     def __init__(self, reads: Reads) -> None:
         self.reads = reads
-        self._bulk: ExportService | None = None
 
     async def replay(self, match_id: str) -> Replay:
         """A finished match event by event (ExportService.replay)."""
@@ -107,15 +107,11 @@ class RoutedExports:
             match_id, lambda s: ExportService(s).verification(match_id))
 
     async def count(self, filters: ExportFilter) -> int:
-        """How many finished matches the export holds, on the store the stream will read."""
-        return await self._bulk_service().count(filters)
+        """How many finished matches the export holds, on the store the stream will read (the
+        standby while it is within the lag bound, else a 503; without one, the primary)."""
+        return await ExportService(self.reads.bulk()).count(filters)
 
     def stream(self, filters: ExportFilter, format: str) -> AsyncIterator[bytes]:
-        """The export of many finished matches, from the same store as ``count``."""
-        return self._bulk_service().stream(filters, format)
-
-    def _bulk_service(self) -> ExportService:
-        """The export service over the bulk store, chosen once for the request."""
-        if self._bulk is None:
-            self._bulk = ExportService(self.reads.bulk())
-        return self._bulk
+        """The export of many finished matches, from the store ``count`` read: asked again, it
+        is the same, or a 503 if the standby fell behind in between."""
+        return ExportService(self.reads.bulk()).stream(filters, format)

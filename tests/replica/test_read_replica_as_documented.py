@@ -10,18 +10,25 @@ Before 41edbe7 such a server answered listings and exports with 500 and its prob
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
+import httpx
 import pytest
 
-from tests.replica.test_read_replica import finished_match, served, until_read
+from tests.reliability.logcheck import access_lines
+from tests.replica.test_read_replica import finished_match
 from tests.servers import ONE_ADDRESS, Server, free_port, stop, wait_healthy
 from tests.standby import Pair
+
+SECONDS = 30  # the most the standby may take to be used again (probed every second)
 
 pytestmark = pytest.mark.slow
 
@@ -47,6 +54,35 @@ def documented_server(replicated: tuple[str, str]) -> Iterator[Server]:
     finally:
         stop(server)
         server.output.unlink(missing_ok=True)
+
+
+async def served(server: Server, url: str) -> tuple[httpx.Response, str | None]:
+    """GET ``url``: the answer, and the database its own access-log line names (the first new
+    line of that route and status: a stray client of another test on a reused port is not it)."""
+    before = len(access_lines(server.output))
+    async with httpx.AsyncClient(base_url=server, timeout=30) as client:
+        answer = await client.get(url)
+    route, deadline = urlsplit(url).path, time.monotonic() + 5
+    while time.monotonic() < deadline:  # the line is written just after the answer is sent
+        mine = [line for line in access_lines(server.output)[before:]
+                if (line["method"], line["path"], line["status"]) ==
+                ("GET", route, answer.status_code)]
+        if mine:
+            return answer, mine[0].get("read")
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no access line for GET {url}")
+
+
+async def until_read(server: Server, url: str, read: str) -> httpx.Response:
+    """GET ``url`` until ``read`` serves it a 200 (never a 500); fail after SECONDS."""
+    deadline = time.monotonic() + SECONDS
+    while True:
+        answer, by = await served(server, url)
+        assert answer.status_code != 500, answer.text
+        if answer.status_code == 200 and by == read:
+            return answer
+        assert time.monotonic() < deadline, f"{url} still served by {by}: {answer.status_code}"
+        await asyncio.sleep(0.2)
 
 
 async def test_listings_and_exports_answer_and_the_probe_outlives_a_stopped_standby(

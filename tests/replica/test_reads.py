@@ -161,3 +161,28 @@ async def test_the_probe_goes_on_after_a_failure_nobody_foresaw(
     finally:
         await probing.stop()
         await standby.close()
+
+
+async def test_the_process_wide_exports_ask_where_to_read_at_every_many_match_export(
+    pool: asyncpg.Pool, database_url: str
+):
+    """Given the one RoutedExports a server process keeps, when a many-match export was served
+    by a fresh standby and the standby then fails, then the next export is refused with 503
+    (and a later one names its database again), not read from the store the first one chose."""
+    from service.reads import RoutedExports
+
+    standby = await Standby.open(database_url, pool, SETTINGS)
+    try:
+        exports = RoutedExports(Reads(PostgresStore(pool), standby))
+        assert await exports.count(ExportFilter()) == 0
+        assert current_read.get() == "standby"
+        standby.failed(ConnectionError("the standby went away"))
+        with pytest.raises(ServiceError) as refused:
+            await exports.count(ExportFilter())
+        assert refused.value.status == 503
+        await standby.probe()
+        current_read.set(None)
+        assert await exports.count(ExportFilter()) == 0
+        assert current_read.get() == "standby"
+    finally:
+        await standby.close()
