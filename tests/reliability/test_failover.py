@@ -72,6 +72,7 @@ async def served(pair: Pair) -> AsyncIterator[tuple[Server, str]]:
         yield server, "hearthlog"
     finally:
         stop(server)
+        server.output.unlink(missing_ok=True)
 
 
 async def live_matches(server: Server) -> tuple[str, str]:
@@ -352,6 +353,7 @@ async def test_after_an_asynchronous_failover_the_server_serves_the_promoted_his
             assert answer.status_code == 200, answer.text
         finally:
             stop(other)
+            other.output.unlink(missing_ok=True)
         events, problems = await audit(promoted_url)
         assert problems == []
     figures.update(lost_match_answers=[a.status_code for a in answers], events_audited=events,
