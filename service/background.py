@@ -34,6 +34,31 @@ class Background:
         raise NotImplementedError
 
 
+class Sweeping(Background):
+    """Runs ``sweep`` every ``interval`` seconds until stopped; a failed sweep is logged (once per
+    minute at most, ``failure`` its line) and tried again, later each time it fails again in a
+    row (``retry``, a ``Retry`` the subclass makes)."""
+
+    interval: float
+    retry: Retry
+    failure = "a sweep failed; trying again"
+
+    async def _run(self) -> None:
+        """Sweep, pause, sweep again; backed off while sweeps fail."""
+        while True:
+            pause = self.interval
+            try:
+                await self.sweep()
+                self.retry.succeeded(self.name)
+            except Exception:  # the database may be away: sweep again, backed off
+                pause = self.retry.failed(self.name, self.failure)
+            await asyncio.sleep(pause)
+
+    async def sweep(self) -> None:
+        """One pass."""
+        raise NotImplementedError
+
+
 class Retry:
     """Failures of background work (a bot's move, a sweep, a live feed's read), by key.
 

@@ -12,7 +12,6 @@ after its last round.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 import msgspec
@@ -21,7 +20,7 @@ from domain.core import match
 from domain.games import lookup
 from domain.tournament import TournamentError, pair_round
 from service import schemas
-from service.background import Background, Retry
+from service.background import Retry, Sweeping
 from service.errors import ServiceError
 from service.loading import Loaded
 from service.store.tournaments import RevisionConflict
@@ -144,27 +143,20 @@ class Rounds:
         return [table for table, mid in matches.items() if held.status_of(mid) != "finished"]
 
 
-class TournamentSweep(Background):
+class TournamentSweep(Sweeping):
     """Every ``interval`` seconds, settles each running tournament whose tables are not in play."""
 
     name = "hearthlog-tournament-sweep"
+    failure = "the tournament sweep failed; trying again"
 
     def __init__(self, rounds: Rounds, interval: float) -> None:
         self.rounds, self.interval = rounds, interval
         self.retry = Retry(log, first=interval, cap=max(interval, SWEEP_CAP))
 
-    async def _run(self) -> None:
-        """Sweep until stopped; a failed sweep is logged (once per minute at most) and tried
-        again, later each time it fails again in a row (service.background.Retry)."""
-        while True:
-            pause = self.interval
-            try:
-                for tournament_id in await self.rounds.store.needing_sweep():
-                    await self.settle_one(tournament_id)
-                self.retry.succeeded(self.name)
-            except Exception:  # the database may be away: sweep again, backed off
-                pause = self.retry.failed(self.name, "the tournament sweep failed; trying again")
-            await asyncio.sleep(pause)
+    async def sweep(self) -> None:
+        """Settle every running tournament whose tables are not in play."""
+        for tournament_id in await self.rounds.store.needing_sweep():
+            await self.settle_one(tournament_id)
 
     async def settle_one(self, tournament_id: str) -> None:
         """Settle one tournament, unless it is backed off after failing; a clash means another
