@@ -7,8 +7,6 @@ see only its own past. Many matches stream from a server-side cursor, a chunk at
 
 from __future__ import annotations
 
-import csv
-import io
 import logging
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
@@ -17,6 +15,7 @@ from typing import Any
 import msgspec
 
 from domain.core import match
+from domain.core.cells import csv_text
 from domain.core.decider import Game
 from projections.export import CSV_COLUMNS, MatchExport, build_export, csv_rows, encode_export
 from projections.replay import Replay, full_replay, state_at
@@ -194,10 +193,8 @@ def csv_rows_of(row: MatchRow) -> list[list[object]]:
 
 
 def _csv(rows: list[list[object]]) -> bytes:
-    """Rows as CSV text (RFC 4180 line endings), UTF-8."""
-    out = io.StringIO()
-    csv.writer(out).writerows(rows)
-    return out.getvalue().encode()
+    """Rows as CSV text (RFC 4180 line endings), UTF-8; formula-like text neutralised."""
+    return csv_text(rows).encode()
 
 
 async def guarded(lines: AsyncIterator[bytes], what: str, format: str = "ndjson",

@@ -9,12 +9,12 @@ the lot. A withdrawn entrant keeps its results; its opponents' tie-breaks still 
 
 from __future__ import annotations
 
-import csv
-import io
 from fractions import Fraction
 from typing import Any
 
 import msgspec
+
+from domain.core.cells import csv_text
 
 from .elimination import eliminated
 from .model import Entrant, RoundRecord, Settings
@@ -135,12 +135,12 @@ def rows(table: list[Standing]) -> list[dict[str, Any]]:
 
 
 def standings_csv(table: list[Standing]) -> str:
-    """The standings as CSV (CSV_COLUMNS; the tie-breaks in the format's order)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for s in table:
-        breaks = [decimal(v) for v in s.tiebreaks.values()]
-        writer.writerow([s.rank, s.entrant, s.name, decimal(s.points), *breaks, s.played,
-                         s.byes, str(s.withdrawn).lower()])
-    return out.getvalue()
+    """The standings as CSV (CSV_COLUMNS; the tie-breaks in the format's order); names that
+    begin like a formula are neutralised (domain.core.cells)."""
+    return csv_text(
+        [list(CSV_COLUMNS)]
+        + [[s.rank, s.entrant, s.name, decimal(s.points),
+            *[decimal(v) for v in s.tiebreaks.values()], s.played, s.byes,
+            str(s.withdrawn).lower()] for s in table],
+        lineterminator="\n",
+    )
