@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.core.decider import CardText
+
 
 class Curse(msgspec.Struct, frozen=True, kw_only=True):
     """One class: its name as the API writes it, its title and its power in a sentence."""
@@ -51,3 +53,9 @@ def title(name: str | None) -> str:
 def hand_limit(name: str | None) -> int:
     """D5: 5 cards, 8 for the Hoarder."""
     return HOARDER_LIMIT if name == HOARDER else HAND_LIMIT
+
+
+def class_texts() -> tuple[CardText, ...]:
+    """Each class and its power, for a player choosing one or reading the circle (its code is
+    its name as the API writes it: 'watcher')."""
+    return tuple(CardText(code=curse.name, name=curse.title, text=curse.power) for curse in CLASSES)

@@ -8,6 +8,7 @@ from domain.core.decider import Rulebook
 from domain.deathwick import (
     audit,
     bot,
+    classes,
     commands,
     events,
     flow,
@@ -58,7 +59,7 @@ def rulebook(ruleset: Ruleset) -> DeathwickRulebook:
         label=labels.label,
         on_time_out=on_time_out,
         bots=bot.BOTS,
-        cards=grimoire.card_texts(ruleset),
+        cards=grimoire.card_texts(ruleset) + classes.class_texts(),
     )
 
 

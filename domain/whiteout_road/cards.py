@@ -8,6 +8,8 @@ are only markers and never in play.
 
 from typing import Literal
 
+from domain.core.decider import CardText
+
 Wagon = Literal["food", "medicine", "firewood"]
 
 SUITS = ("H", "D", "C", "S")
@@ -79,3 +81,29 @@ def sort_key(card: str) -> int:
 def in_order(cards: tuple[str, ...] | list[str]) -> tuple[str, ...]:
     """Cards in the canonical order."""
     return tuple(sorted(cards, key=sort_key))
+
+
+def card_texts() -> tuple[CardText, ...]:
+    """What a card may do by its suit (R4), and the King and the whiteout, for a player reading
+    the table: a client shows a card's suit entry and, for a King, the King's too."""
+    return (
+        CardText(code="H", name="Hearts: food", text=_WAGON_TEXT.format(wagon="food")),
+        CardText(code="D", name="Diamonds: medicine", text=_WAGON_TEXT.format(wagon="medicine")),
+        CardText(code="C", name="Clubs: firewood", text=_WAGON_TEXT.format(wagon="firewood")),
+        CardText(code="S", name="Spades: the snow", text="Break trail: shovel a laden wagon on "
+                 "space 3 or 4 one space on (the spade is spent), or feed it to the fire. As a "
+                 "Fate card, a cold snap: snow +3."),
+        CardText(code="K", name="King", text="Fed to the fire, a King roars the snow back 1 after "
+                 "the drift."),
+        CardText(code=WHITEOUT, name="The whiteout", text="The joker, in the Fate deck: turned up, "
+                 "the furthest laden wagon that has moved is through; with none, the Gambit: each "
+                 "player flings one more card onto a wagon."),
+    )
+
+
+_WAGON_TEXT = (
+    "Load it onto the {wagon} wagon (full pips on spaces 0 to 2; on 3 to 5 half, and only onto a "
+    "laden wagon), push the wagon one space (it pays 2 if the wagon gets through), or feed it to "
+    "the fire (only feeding keeps the snow from drifting for you). As a Fate card it rolls the "
+    "{wagon} wagon one space."
+)

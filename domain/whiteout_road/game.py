@@ -7,6 +7,7 @@ import functools
 from domain.core.decider import Rulebook
 from domain.whiteout_road import (
     audit,
+    cards,
     commands,
     events,
     labels,
@@ -54,6 +55,7 @@ def rulebook(ruleset: Ruleset) -> WhiteoutRulebook:
         secrets=audit.secrets,
         label=labels.label,
         on_time_out=on_time_out,
+        cards=cards.card_texts(),
     )
 
 

@@ -8,6 +8,8 @@ Veilkeeper and a Sootsweep), so an id names the same rank in either deck.
 from collections import Counter
 from typing import Literal
 
+from domain.core.decider import CardText
+
 Deck = Literal["standard", "expanded"]
 
 LAMP_WARDEN = "lamp_warden"
@@ -90,3 +92,29 @@ def ids_by_name(deck: Deck) -> dict[str, list[int]]:
     for card in card_ids(deck):
         ids[name_of(card)].append(card)
     return ids
+
+
+def card_texts() -> tuple[CardText, ...]:
+    """What each rank does when played (W6 to W12), for a player reading the table."""
+    return tuple(CardText(code=name, name=f"{TITLES[name]} ({RANKS[name]})", text=_TEXTS[name])
+                 for name in NAMES)
+
+
+_TEXTS = {
+    LAMP_WARDEN: "Choose another lit, unveiled seat and name a card from Lensmaker to Hearthflame: "
+                 "if it is their hidden card, their flame is snuffed.",
+    LENSMAKER: "Choose another lit, unveiled seat: you alone see their hidden card (a note "
+               "that lasts while that card stays in their hand).",
+    GALE: "Choose another lit, unveiled seat: your other card is compared with theirs; the lower "
+          "flame is snuffed and its card shown. A tie does nothing.",
+    VEILKEEPER: "You are veiled until your next turn: nobody can choose you and the Ferrywoman "
+                "passes over you.",
+    SOOTSWEEP: "Choose another lit, unveiled seat: they discard their hidden card face up and "
+               "draw another. A discarded Hearthflame snuffs them.",
+    FERRYWOMAN: "Every lit, unveiled seat, you included, passes its hidden card to the next "
+                "such seat clockwise, all at once.",
+    MOTH_DUCHESS: "No effect. Beside a Sootsweep or a Ferrywoman she must be played; otherwise "
+                  "she is a bluff.",
+    HEARTHFLAME: "Never played. Discarded by a Sootsweep, it snuffs its holder. At dawn the "
+                 "highest hidden card wins the round.",
+}

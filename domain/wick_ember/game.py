@@ -6,6 +6,7 @@ from domain.core.decider import Rulebook
 from domain.wick_ember import (
     audit,
     bot,
+    cards,
     commands,
     events,
     labels,
@@ -48,4 +49,5 @@ GAME: Rulebook[State | Unlit, Command, Event, WickEmberView, PlayCard] = Ruleboo
     label=labels.label,
     on_time_out=on_time_out,
     bots=bot.BOTS,
+    cards=cards.card_texts(),
 )

@@ -203,8 +203,9 @@ async def test_unknown_matches_games_and_lobby_mistakes_are_refused(server):
 
 async def test_a_game_serves_what_each_of_its_cards_does(server):
     """Given Deathwick's catalogue entry, then its cards are the Grimoire's records, in words
-    (the joker, then ace to king) as the latest rules version writes them; a game that declares
-    no card texts (Wick & Ember, whose own web table names its cards) serves an empty list."""
+    (the joker, then ace to king) as the latest rules version writes them, then each class with
+    its power; Wick & Ember serves its eight ranks."""
+    from domain.deathwick.classes import CLASSES
     from domain.deathwick.grimoire import GRIMOIRE, text_of
     from domain.deathwick.versions import V2
 
@@ -214,6 +215,8 @@ async def test_a_game_serves_what_each_of_its_cards_does(server):
     codes = ["JOKER", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
     assert [(c["code"], c["name"], c["text"]) for c in deathwick["cards"]] == [
         (code, spell.name, text_of(spell, V2))
-        for code, spell in zip(codes, GRIMOIRE, strict=True)]
+        for code, spell in zip(codes, GRIMOIRE, strict=True)] + [
+        (curse.name, curse.title, curse.power) for curse in CLASSES]
     assert deathwick["cards"][5]["name"] == "Salt" and "cancel" in deathwick["cards"][5]["text"]
-    assert plain["cards"] == []
+    assert [c["code"] for c in plain["cards"]][:2] == ["lamp_warden", "lensmaker"]
+    assert "snuffed" in plain["cards"][0]["text"]
