@@ -4,10 +4,11 @@ order (every member in a seat it has sat least)."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from .tally import Record
 
+Cost = tuple[int, int]
 PERMUTE_MAX = 6  # tables up to this size try every seat order; larger ones are seated greedily
 
 
@@ -26,6 +27,52 @@ def grouped(
             members.append(best)
         groups.append(members)
     return repeats, groups
+
+
+def fewest_repeats(
+    order: list[int], records: dict[int, Record], size: int
+) -> list[list[int]]:
+    """Tables of ``order`` (best first) making as few repeat meetings as swaps can find.
+
+    Start from ``grouped``; then, while some exchange of two entrants between two tables lowers
+    (repeat meetings, rank spread), make the first such exchange found. The rank spread (the sum
+    over tables of the last member's place in ``order`` minus the first's) keeps tables of
+    near-equal standing together. Deterministic; each exchange lowers the pair, so it ends.
+    """
+    place = {n: i for i, n in enumerate(order)}
+    tables = grouped(order, records, size)[1]
+
+    def cost(members: list[int]) -> tuple[int, int]:
+        """One table's repeat meetings and rank spread."""
+        met = sum(records[a].met[b] for a, b in itertools.combinations(members, 2))
+        return met, max(place[n] for n in members) - min(place[n] for n in members)
+
+    improved = True
+    while improved:
+        improved = False
+        for i, j in itertools.combinations(range(len(tables)), 2):
+            if _exchange(tables, i, j, cost):
+                improved = True
+    return [sorted(members, key=place.__getitem__) for members in tables]
+
+
+def _exchange(tables: list[list[int]], i: int, j: int, cost: Callable[[list[int]], Cost]
+              ) -> bool:
+    """Make the first exchange of a member of table i with one of table j that lowers their
+    summed cost; whether one was made."""
+    before = _plus(cost(tables[i]), cost(tables[j]))
+    for a, b in itertools.product(range(len(tables[i])), range(len(tables[j]))):
+        first, second = list(tables[i]), list(tables[j])
+        first[a], second[b] = second[b], first[a]
+        if _plus(cost(first), cost(second)) < before:
+            tables[i], tables[j] = first, second
+            return True
+    return False
+
+
+def _plus(x: Cost, y: Cost) -> Cost:
+    """Two costs added field by field."""
+    return x[0] + y[0], x[1] + y[1]
 
 
 def seat_order(members: list[int], records: dict[int, Record], size: int) -> list[int]:

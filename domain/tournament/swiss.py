@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .model import Pairing, Table
-from .seating import grouped, seat_order
+from .seating import fewest_repeats, seat_order
 from .tally import Record
 
 SEARCH_STEPS = 200_000
@@ -54,7 +54,7 @@ def pair_swiss(
         if budget.left < 0:
             break
     byes = next(bye_sets(ranked, records, spare))
-    _, tables = grouped([n for n in ranked if n not in byes], records, size)
+    tables = fewest_repeats([n for n in ranked if n not in byes], records, size)
     return _pairing(tables, byes, records, size, round_number)
 
 
