@@ -1,15 +1,18 @@
 """Benchmark 2: the whole command path over HTTP, beside a bare endpoint on the same server.
 
-N matches (2 seats each) are played at once by client bots through a real server process:
-on its turn a seat asks for its legal actions (GET, as a client must: only its own view shows
-its new card) and sends one of them with a command_id (POST); a finished match is replaced by
-a new one. Figures: commands per second and the POST's p50/p99 latency (requests per second
-counts both). Beside it, on the same kind of server process and the same Postgres, N loops
-POST the same body to a bare litestar route doing one asyncpg INSERT. Each server kind that is
-installed (uvicorn with asyncio and h11; uvicorn with uvloop and httptools; granian) is
-measured in every round, one kind after the other with fresh server processes, so load on the
-machine falls on every kind alike; within a kind the bare route and ours alternate. The median
-round is kept. Run:
+N matches (2 seats each) are played at once by client bots through a real server process, each
+seat following its match stream as a real client does: on its turn a seat sends one of its
+legal actions with a command_id (POST), taken from its own last answer (a command's answer
+carries the seat's next legal actions) or, after the other seat's move, from its stream, so a
+move is one request ("hearthlog-commands"). The old client, which asked for its legal actions
+(GET) before every POST and followed no stream, is kept as a second line
+("two-request-commands"; its requests per second count both). A finished match is replaced by
+a new one. Figures: commands per second and the POST's p50/p99 latency. Beside them, on the
+same kind of server process and the same Postgres, N loops POST the same body to a bare
+litestar route doing one asyncpg INSERT. Each server kind that is installed (uvicorn with
+asyncio and h11; uvicorn with uvloop and httptools; granian) is measured in every round, one
+kind after the other with fresh server processes, so load on the machine falls on every kind
+alike; within a kind the bare route and ours alternate. The median round is kept. Run:
 
     PYTHONPATH=. python -m bench.http [--seconds 5] [--rounds 2] [--servers granian,uvicorn]
 """
@@ -28,7 +31,7 @@ import time
 from typing import Any
 
 from bench import common
-from bench.wire import Wire
+from bench.wire import Stream, Wire
 from service.store.provisioning import drop_database
 from tests.servers import ONE_ADDRESS
 
@@ -124,40 +127,67 @@ class Window:
 
 
 class Table:
-    """One 2-seat match and its two client bots, each seat on its own connection."""
+    """One 2-seat match and its two client bots, each seat on its own connection; with
+    ``follow``, each seat also follows its match stream, as a real client does."""
 
-    def __init__(self, port: int, seed: int) -> None:
-        self.port, self.rng, self.sent = port, random.Random(seed), 0
+    def __init__(self, port: int, seed: int, follow: bool = False) -> None:
+        self.port, self.rng, self.sent, self.follow = port, random.Random(seed), 0, follow
         self.host = Wire(port)
         self.seats: list[Wire] = []
-        self.match_id, self.to_act = "", 0
+        self.streams: list[Stream] = []
+        self.match_id, self.to_act, self.version = "", 0, 0
+        self.offered: list[dict[str, Any]] = []  # the mover's actions from its own answer
 
     async def open(self) -> None:
         """Create, seat and start a new match."""
-        for seat in self.seats:
-            await seat.close()
+        await self.close()
         _, created = await self.host.request("POST", "/matches",
                                              {"game": "wick-and-ember", "seats": 2})
         self.match_id = created["match_id"]
-        self.seats = []
         for name in ("Ash", "Bryn"):
             _, joined = await self.host.request("POST", f"/matches/{self.match_id}/seats",
                                                 {"name": name})
             self.seats.append(Wire(self.port, joined["token"]))
+            if self.follow:
+                self.streams.append(Stream(self.port, f"/matches/{self.match_id}/stream",
+                                           joined["token"]))
+                self.streams[-1].start()
         starter = Wire(self.port, created["host_token"])
         await starter.request("POST", f"/matches/{self.match_id}/start")
         await starter.close()
         _, view = await self.seats[0].request("GET", f"/matches/{self.match_id}/view")
-        self.to_act = view["to_act"][0]
+        self.to_act, self.version, self.offered = view["to_act"][0], view["version"], []
+
+    async def close(self) -> None:
+        """Close the seats' connections and streams."""
+        for seat in self.seats:
+            await seat.close()
+        for stream in self.streams:
+            await stream.stop()
+        self.seats, self.streams = [], []
+
+    async def _actions(self, window: Window) -> list[dict[str, Any]]:
+        """The legal actions of the seat to act: from its own last answer, else from its
+        stream once it reaches the current version, else (the old client) from a GET."""
+        if self.offered:
+            return self.offered
+        if self.follow:
+            stream = self.streams[self.to_act]
+            while stream.latest is None or stream.latest["version"] < self.version:
+                stream.changed.clear()
+                await stream.changed.wait()
+            return list(stream.latest["actions"])
+        began = time.perf_counter()
+        _, legal = await self.seats[self.to_act].request(
+            "GET", f"/matches/{self.match_id}/legal-actions")
+        window.note(window.reads, began)
+        return list(legal["actions"])
 
     async def turn(self, window: Window) -> None:
-        """The seat to act reads its legal actions and sends one."""
+        """The seat to act sends one of its legal actions."""
         seat, path = self.seats[self.to_act], f"/matches/{self.match_id}"
-        began = time.perf_counter()
-        status, legal = await seat.request("GET", f"{path}/legal-actions")
-        window.note(window.reads, began)
+        action = self.rng.choice(await self._actions(window))
         self.sent += 1
-        action = self.rng.choice(legal["actions"])
         body = {"command": action["command"], "command_id": f"c{self.sent}"}
         began = time.perf_counter()
         status, answer = await seat.request("POST", f"{path}/commands", body)
@@ -167,8 +197,10 @@ class Table:
             raise RuntimeError(f"command refused: {status} {answer}")
         if answer["view"]["status"] == "finished":
             await self.open()
-        else:
-            self.to_act = answer["view"]["to_act"][0]
+            return
+        self.version, self.to_act = answer["version"], answer["view"]["to_act"][0]
+        mine = self.to_act == answer["view"]["seat"] and self.follow
+        self.offered = answer.get("actions", []) if mine else []
 
 
 async def play_tables(tables: list[Table], seconds: float, warmup: float) -> list[common.Measured]:
@@ -181,9 +213,9 @@ async def play_tables(tables: list[Table], seconds: float, warmup: float) -> lis
             await table.turn(window)
 
     await asyncio.gather(*(bots(table) for table in tables))
-    n = len(tables)
-    return [common.summarise("hearthlog-commands", n, window.commands, seconds, window.errors),
-            common.summarise("hearthlog-requests", n, window.commands + window.reads, seconds)]
+    n, name = len(tables), "hearthlog" if tables[0].follow else "two-request"
+    return [common.summarise(f"{name}-commands", n, window.commands, seconds, window.errors),
+            common.summarise(f"{name}-requests", n, window.commands + window.reads, seconds)]
 
 
 async def bare_loops(port: int, n: int, seconds: float, warmup: float) -> common.Measured:
@@ -214,10 +246,13 @@ async def one_round(kind: str, url: str, seconds: float, warmup: float,
         await bare.ready("/")
         measured = []
         for n in matches:
-            tables = [Table(ours.port, seed) for seed in range(n)]
-            await asyncio.gather(*(table.open() for table in tables))
-            for m in [await bare_loops(bare.port, n, seconds, warmup),
-                      *await play_tables(tables, seconds, warmup)]:
+            results = [await bare_loops(bare.port, n, seconds, warmup)]
+            for follow in (True, False):  # one request a move, then the old two-request client
+                tables = [Table(ours.port, seed, follow) for seed in range(n)]
+                await asyncio.gather(*(table.open() for table in tables))
+                results += await play_tables(tables, seconds, warmup)
+                await asyncio.gather(*(table.close() for table in tables))
+            for m in results:
                 measured.append((n, m))
                 print(f"  http {kind} n={n} {m.name}: {m.rate:.0f}/s p50 {m.p50_ms} ms "
                       f"p99 {m.p99_ms} ms", flush=True)

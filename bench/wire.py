@@ -8,6 +8,7 @@ times more. It speaks only what our servers answer: a status line, headers, Cont
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import msgspec
@@ -59,3 +60,54 @@ class Wire:
         if self.writer is not None:
             self.writer.close()
         self.reader = self.writer = None
+
+
+class Stream:
+    """One seat's match stream (Server-Sent Events), read as it comes: each update's data is
+    kept as ``latest`` and ``changed`` is set. It reads chunked or plain bodies alike."""
+
+    def __init__(self, port: int, path: str, token: str) -> None:
+        self.port, self.path, self.token = port, path, token
+        self.latest: dict[str, Any] | None = None
+        self.changed = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Read the stream in a task of its own until ``stop``."""
+        self.task = asyncio.get_running_loop().create_task(self._read())
+
+    async def stop(self) -> None:
+        """Stop reading and close the connection."""
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+
+    async def _read(self) -> None:
+        """Open the stream and keep each update."""
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        try:
+            writer.write(f"GET {self.path} HTTP/1.1\r\nhost: 127.0.0.1\r\n"
+                         f"authorization: Bearer {self.token}\r\n\r\n".encode())
+            header = (await reader.readuntil(b"\r\n\r\n")).lower()
+            chunked = b"transfer-encoding: chunked" in header
+            pending = b""
+            while True:
+                if chunked:
+                    size = int((await reader.readline()).strip() or b"0", 16)
+                    pending += await reader.readexactly(size + 2)
+                    pending = pending[:-2]
+                else:
+                    pending += await reader.read(65536)
+                *events, pending = pending.replace(b"\r\n", b"\n").split(b"\n\n")
+                for event in events:
+                    self._take(event)
+        finally:
+            writer.close()
+
+    def _take(self, event: bytes) -> None:
+        """Keep one event's data, if it has any (a heartbeat has none)."""
+        data = [line[5:].lstrip() for line in event.split(b"\n") if line.startswith(b"data:")]
+        if data:
+            self.latest = _decode(b"\n".join(data))
+            self.changed.set()

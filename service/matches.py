@@ -271,8 +271,9 @@ class MatchService:
                                "(HEARTHLOG_LOBBY_HOURS); open a new match")
 
     def _answer(self, done: Outcome, seat: int) -> schemas.CommandAnswer:
-        """The version and the caller's new view."""
-        return schemas.CommandAnswer(version=done.version, view=views.match_view(done.loaded, seat))
+        """The version, the caller's new view and its legal actions now: one request a move."""
+        return schemas.CommandAnswer(version=done.version, view=views.match_view(done.loaded, seat),
+                                     actions=views.actions(done.loaded, seat))
 
     async def _earlier(
         self, match_id: str, command_id: str, seat: int, command: Any

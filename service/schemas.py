@@ -238,10 +238,12 @@ class MatchView(msgspec.Struct, kw_only=True):
 
 
 class CommandAnswer(msgspec.Struct, kw_only=True):
-    """The match version after the command and the caller's new view."""
+    """The match version after the command, the caller's new view and what its seat may send
+    next (empty while it owes nothing), so a client never asks for them before its next move."""
 
     version: int
     view: MatchView
+    actions: list[LegalAction] = []
 
 
 class LegalAction(msgspec.Struct, kw_only=True):

@@ -1,7 +1,8 @@
 """`hearthlog play`: a plain-text client that plays one seat of a match from a terminal.
 
 It shows the seat's view, the log and the numbered legal actions, reads a number, and follows
-the match stream (GET /matches/{id}/stream), reconnecting with Last-Event-ID when it drops.
+the match stream (GET /matches/{id}/stream), reconnecting with Last-Event-ID when it drops. One
+request a move: the legal actions come with each stream update and with each command's answer.
 """
 
 from __future__ import annotations
@@ -88,24 +89,29 @@ class Table:
     def __init__(self, client: httpx.Client, match_id: str, seat: int) -> None:
         self.client, self.match_id, self.seat = client, match_id, seat
         self.view: dict[str, Any] | None = None
+        self.offered: list[dict[str, Any]] = []  # the legal actions at the view's version
         self.actions: list[dict[str, Any]] = []
         self.asked: int | None = None  # the version the open question was asked at
 
     def take(self, update: dict[str, Any]) -> None:
-        """Print an update's log lines and keep its view."""
+        """Print an update's log lines and keep its view and legal actions."""
         for line in update["log"]:
             print(shown(("  (to you) " if line["private"] else "  ") + line["text"]))
-        self.view = update["view"]
+        self.see(update["view"], update.get("actions", []))
+
+    def see(self, view: dict[str, Any], actions: list[dict[str, Any]]) -> None:
+        """Keep a view and the legal actions at its version, unless a later one is kept."""
+        if self.view is None or view["version"] >= self.view["version"]:
+            self.view, self.offered = view, actions
 
     def ask_if_my_turn(self) -> None:
         """When this seat owes an action: show the table and the numbered legal actions."""
         view = self.view
         if view is None or self.seat not in view["to_act"] or self.asked == view["version"]:
             return
-        answer = self.client.get(f"/matches/{self.match_id}/legal-actions").json()
-        if answer["version"] != view["version"] or not answer["actions"]:
+        if not self.offered:
             return
-        self.actions, self.asked = answer["actions"], view["version"]
+        self.actions, self.asked = self.offered, view["version"]
         print(render(view))
         for number, action in enumerate(self.actions, start=1):
             print(shown(f"  {number}. {action['label']}"))
@@ -125,6 +131,8 @@ class Table:
         sent = self.client.post(f"/matches/{self.match_id}/commands", json=body)
         if sent.status_code != 200:
             print(shown(f"Not played: {sent.json().get('detail', sent.text)}"), flush=True)
+        else:
+            self.see(sent.json()["view"], sent.json().get("actions", []))
         self.asked = None
         return True
 

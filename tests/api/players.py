@@ -50,17 +50,25 @@ class Player:
                                       json={"command": command, **extra})
 
     async def play_randomly(self, rng: random.Random, poll: float = 0.05) -> dict[str, Any]:
-        """Play random legal actions whenever it is this seat's turn, until the match ends."""
+        """Play random legal actions whenever it is this seat's turn, until the match ends: one
+        request a move, since a command's answer carries the next legal actions; a seat that
+        owes nothing asks for them (and for its view, to see the end) until it does."""
+        actions: list[dict[str, Any]] = []
         while True:
-            view = await self.get("/view")
-            if view["status"] == "finished":
-                return view
-            actions = [a["command"] for a in (await self.get("/legal-actions"))["actions"]]
             if not actions:
-                await asyncio.sleep(poll)
-                continue
+                view = await self.get("/view")
+                if view["status"] == "finished":
+                    return view
+                actions = [a["command"] for a in (await self.get("/legal-actions"))["actions"]]
+                if not actions:
+                    await asyncio.sleep(poll)
+                    continue
             answer = await self.send(rng.choice(actions))
             assert answer.status_code in (200, 409), answer.text
+            sent = answer.json() if answer.status_code == 200 else {}
+            if sent.get("view", {}).get("status") == "finished":
+                return sent["view"]
+            actions = [a["command"] for a in sent.get("actions", [])]
 
     async def close(self) -> None:
         """Close the connection."""
