@@ -5,6 +5,7 @@ The rules are stated in docs/tournaments.md.
 
 from .model import (
     Entrant,
+    NoRound,
     Pairing,
     RoundRecord,
     Settings,
@@ -22,6 +23,7 @@ __all__ = [
     "CSV_COLUMNS",
     "TIEBREAKS",
     "Entrant",
+    "NoRound",
     "Pairing",
     "RoundRecord",
     "Settings",

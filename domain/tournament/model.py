@@ -24,6 +24,11 @@ class TournamentError(Exception):
         self.message = message
 
 
+class NoRound(TournamentError):
+    """No further round can be paired: too few entrants are left, or the bracket is decided.
+    The tournament ends after the rounds it has played (docs/tournaments.md, "Ending")."""
+
+
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """What an organizer chose: the game, its table size, the format and the number of rounds."""
 
@@ -94,6 +99,9 @@ def check_settings(settings: Settings, min_seats: int, max_seats: int) -> None:
             f"single-elimination pairs 2-seat tables, not {size}; use swiss or round-robin "
             "for larger tables"
         )
+    if settings.rounds is not None and settings.format == "single-elimination":
+        raise TournamentError("single-elimination plays the rounds its bracket needs; leave "
+                              "rounds out")
     if settings.rounds is not None and not 1 <= settings.rounds <= ROUNDS_MAX:
         raise TournamentError(f"rounds must be 1 to {ROUNDS_MAX}, or absent for the natural count")
     if settings.seeding != "registration" and settings.format != "single-elimination":

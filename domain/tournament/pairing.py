@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import elimination, round_robin
-from .model import Entrant, Pairing, RoundRecord, Settings, TournamentError, active
+from .model import Entrant, NoRound, Pairing, RoundRecord, Settings, TournamentError, active
 from .scoring import lot
 from .standings import standings
 from .swiss import pair_swiss
@@ -20,6 +20,9 @@ def rounds_total(settings: Settings, entrants: list[Entrant]) -> int:
     natural = _natural(settings, count)
     most = natural if settings.format != "swiss" else count - 1
     rounds = settings.rounds or natural
+    if settings.format == "single-elimination" and rounds != natural:
+        raise TournamentError(f"single-elimination with {count} entrants plays {natural} "
+                              f"rounds, not {rounds}")
     if rounds > most:
         raise TournamentError(f"{settings.format} with {count} entrants has at most {most} "
                               f"rounds, not {rounds}")
@@ -52,7 +55,7 @@ def pair_round(
     _check_history(history)
     playing = [e.number for e in active(entrants, number)]
     if len(playing) < max(2, settings.table_size):
-        raise TournamentError(f"round {number} has only {len(playing)} entrants still in")
+        raise NoRound(f"round {number} has only {len(playing)} entrants still in")
     if settings.format == "round-robin":
         return _round_robin(settings, seed, entrants, history, playing, number)
     if settings.format == "swiss":
@@ -118,7 +121,7 @@ def _elimination(
         places = [n if n in playing else None for n in elimination.slots(seeds, history, draw)]
         pairing = elimination.pair_fixed(places, {n: i for i, n in enumerate(seeds)}, number)
     if not pairing.tables:
-        raise TournamentError(f"the bracket is decided before round {number}")
+        raise NoRound(f"the bracket is decided before round {number}")
     return pairing
 
 

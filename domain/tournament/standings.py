@@ -104,7 +104,8 @@ def _lost(
     entrants: list[Entrant], history: list[RoundRecord], draw: dict[int, int]
 ) -> dict[int, Fraction]:
     """Single elimination: the round each entrant lost in; one that withdrew unbeaten after
-    round r, r + 1/2; one still in, one past the last round."""
+    round r, r + 1/2 (during a round not yet over, below everyone still in); one still in, one
+    past the last round."""
     beaten = eliminated(history, draw)
     out = {}
     for e in entrants:
@@ -113,7 +114,7 @@ def _lost(
         elif e.withdrew_after is None:
             out[e.number] = Fraction(len(history) + 1)
         else:
-            out[e.number] = e.withdrew_after + Fraction(1, 2)
+            out[e.number] = min(e.withdrew_after, len(history)) + Fraction(1, 2)
     return out
 
 

@@ -7,6 +7,7 @@ import pytest
 from domain.tournament import TournamentError, lot, pair_round, standings
 from domain.tournament.elimination import bracket_positions
 from tests.tournament.scripted import (
+    WINTER_CUP,
     lower_number_wins,
     people,
     placed,
@@ -104,3 +105,12 @@ def test_the_bracket_once_decided_by_withdrawals_pairs_no_further_round():
         pair_round(rules, seed, entrants, [first])
     table = standings(rules, seed, entrants, [first])
     assert [(s.entrant, s.tiebreaks["reached"]) for s in table[:2]] == [(0, 2), (1, 1.5)]
+
+
+def test_an_entrant_withdrawing_during_a_round_ranks_below_everyone_still_in():
+    """Given 4 entrants in round 1 of single elimination, none finished, when entrant 2
+    withdraws during it (withdrew_after 1), then the live standings rank it last, not first
+    (issue #36, defect 6)."""
+    table = standings(settings("single-elimination"), WINTER_CUP, people(4, withdrawn={2: 1}), [])
+    assert [s.entrant for s in table][-1] == 2
+    assert table[-1].tiebreaks["reached"] < min(s.tiebreaks["reached"] for s in table[:-1])

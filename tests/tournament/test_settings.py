@@ -18,6 +18,8 @@ from tests.tournament.scripted import people, settings
         (settings("swiss", rounds=0), "rounds must be 1 to 64"),
         (settings("swiss", rounds=65), "rounds must be 1 to 64"),
         (settings("swiss", seeding="standing"), "seeding applies to single-elimination only"),
+        (settings("single-elimination", rounds=1),
+         "single-elimination plays the rounds its bracket needs; leave rounds out"),
         (settings("swiss", turn_seconds=0), "turn_seconds must be 1 to 86400"),
     ],
 )
@@ -68,7 +70,8 @@ def test_each_format_has_its_natural_count_of_rounds(rules, count, total):
         (settings("swiss", rounds=6), 6, "swiss with 6 entrants has at most 5 rounds, not 6"),
         (settings("round-robin", rounds=6), 6, "at most 5 rounds, not 6"),
         (settings("round-robin", table_size=3, rounds=5), 9, "at most 4 rounds, not 5"),
-        (settings("single-elimination", rounds=4), 8, "at most 3 rounds, not 4"),
+        (settings("single-elimination", rounds=4), 8, "plays 3 rounds, not 4"),
+        (settings("single-elimination", rounds=1), 8, "plays 3 rounds, not 1"),
     ],
 )
 def test_too_few_entrants_or_too_many_rounds_are_refused(rules, count, message):
