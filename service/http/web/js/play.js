@@ -3,8 +3,11 @@
 // clock, all from the seat's stream (the spectator's without a seat token in this browser).
 
 import { call, follow, held, hold, matchIdFromPath, release } from "./api.js";
+import { installCardInfo, learnCards, rulesPanel } from "./cardinfo.js";
 import { $, h, put, say, titled } from "./dom.js";
-import { drawTable, groupActions } from "./tables/index.js";
+import { Picker } from "./picker.js";
+import { drawTable, groupActions, rulesOf } from "./tables/index.js";
+import { turnSignal } from "./signal.js";
 
 const matchId = matchIdFromPath();
 const spectating = new URLSearchParams(location.search).get("as") === "spectator";
@@ -16,6 +19,7 @@ let logAnew = true; // the log was started again (a new stream): draw it all ane
 let stop = null;
 let sending = false;
 let conceding = false;
+const signal = turnSignal();
 
 /** The table's skeleton: heading, status, clock, seats, table, moves, controls, and the log. */
 function skeleton() {
@@ -28,15 +32,16 @@ function skeleton() {
     h("section", { id: "seating", class: "seating", "aria-label": "Seats", hidden: true }),
     h("div", { class: "layout" },
       h("div", { class: "board-column" },
-        h("section", { id: "table", class: "table", "aria-label": "The table" }),
-        h("section", { id: "actions", class: "actions", "aria-labelledby": "actions-title", hidden: true },
+        h("section", { id: "actions", class: "actions", "aria-labelledby": "actions-title", tabindex: -1, hidden: true },
           h("h2", { id: "actions-title" }, "Your moves"),
-          h("p", { class: "meta" }, "Press a move's number key, or Tab to it and press Enter."),
+          h("p", { class: "meta" }, "Pick a card, then its target and option: press the key shown on a move (Esc goes back), or Tab to it and press Enter."),
           h("div", { id: "action-list" })),
+        h("section", { id: "table", class: "table", "aria-label": "The table" }),
+        h("div", { id: "rules-box" }),
         h("div", { id: "footer-controls", class: "controls" })),
       h("aside", { class: "log-column", "aria-labelledby": "log-title" },
         h("h2", { id: "log-title" }, "Log"),
-        h("ol", { id: "log", class: "log", "aria-live": "polite" }))));
+        h("ol", { id: "log", class: "log", "aria-live": "polite", tabindex: 0, "aria-label": "Log lines" }))));
 }
 
 /** The seat this browser holds, or null for the spectator. */
@@ -73,10 +78,19 @@ function onUpdate(update) {
   render().catch((error) => say(error.message, "error"));
 }
 
+let rulesFor = null; // the game whose cards and rules panel are drawn
+function learnGame(game) {
+  if (rulesFor === game) return;
+  rulesFor = game;
+  learnCards(games?.[game]?.cards);
+  put($("rules-box"), rulesPanel(titleOf(game), rulesOf(game, games?.[game]?.cards)));
+}
+
 async function render() {
   const names = view.players.map((p) => p.name);
+  learnGame(view.game);
   $("title").textContent = `${titleOf(view.game)} · ${statusText(view)}`;
-  document.title = `Hearthlog: ${titleOf(view.game)}`;
+  signal.update(view, seat(), `Hearthlog: ${titleOf(view.game)}`);
   $("whoami").textContent = seat() === null
     ? "You are watching as a spectator."
     : `You are ${names[seat()] ?? "seated"} (seat ${seat()}).`;
@@ -171,8 +185,11 @@ async function start() {
   }
 }
 
-/** The seat's legal actions as buttons with their labels; number keys play the first nine. */
-function drawActions() {
+/** The seat's legal actions, picked a card, then its target and option (picker.js). */
+const picker = new Picker((action) => send(action));
+let pickedBefore = null; // the actions the picker's choices were made among
+
+function drawActions(focus = false) {
   const box = $("actions");
   const mineToAct = seat() !== null && view.status === "playing";
   box.hidden = !mineToAct;
@@ -181,17 +198,18 @@ function drawActions() {
     put($("action-list"), h("p", { class: "meta" }, "Nothing to do until it is your turn."));
     return;
   }
-  let n = 0;
-  const button = (action) => {
-    n += 1;
-    const key = n <= 9 ? String(n) : null;
-    return h("button", { type: "button", class: "action", disabled: sending,
-      "data-key": key, "aria-keyshortcuts": key, onclick: () => send(action) },
-      key ? h("kbd", {}, key) : null, action.label);
-  };
-  const groups = groupActions(view, actions);
-  put($("action-list"), groups.map(([title, list]) =>
-    h("fieldset", { class: "action-group" }, title ? h("legend", {}, title) : null, list.map(button))));
+  const now = JSON.stringify(actions.map((a) => a.command));
+  const changed = pickedBefore !== now;
+  if (changed) picker.reset();
+  pickedBefore = now;
+  const inList = $("action-list").contains(document.activeElement);
+  const before = inList && !changed ? document.activeElement.dataset.key : null;
+  put($("action-list"), picker.draw(view, groupActions(view, actions), sending, (moved) => drawActions(moved)));
+  // Keep the keyboard on the moves: after a step, on its first choice; after a toggle, where it was.
+  const target = focus ? $("action-list").querySelector("button.action:not(.back):not(:disabled)")
+    : before ? $("action-list").querySelector(`button.action[data-key="${before}"]`) : null;
+  if (target) target.focus();
+  else if (inList) box.focus();
 }
 
 async function send(action) {
@@ -206,6 +224,8 @@ async function send(action) {
     if (view.to_act.length === 1) body.expected_version = view.version;
     await call("POST", `/matches/${matchId}/commands`, { token: mine.token, body });
     say("");
+    // Focus stays on the table's moves (not the page) for the next move.
+    if (!$("actions").contains(document.activeElement)) $("actions").focus();
   } catch (error) {
     sending = false;
     drawActions();
@@ -215,6 +235,7 @@ async function send(action) {
 
 function drawControls() {
   const parts = [];
+  if (seat() !== null && view.status !== "finished") parts.push(signal.control());
   if (view.status === "playing" && seat() !== null) {
     parts.push(h("button", { type: "button", id: "concede", class: conceding ? "danger" : "",
       onclick: concede }, conceding ? "Really concede? Press again" : "Concede"));
@@ -277,7 +298,7 @@ function tick() {
 
 document.addEventListener("keydown", (event) => {
   if (event.target.closest?.("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
-  const button = document.querySelector(`button.action[data-key="${event.key}"]`);
+  const button = document.querySelector(`#action-list button.action[data-key="${event.key}"]`);
   if (button && !button.disabled) {
     event.preventDefault();
     button.click();
@@ -292,6 +313,7 @@ async function main() {
   } catch {
     games = {};
   }
+  installCardInfo();
   setInterval(tick, 250);
   connect();
 }

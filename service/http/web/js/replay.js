@@ -4,6 +4,7 @@
 // The address carries the version and the viewer (?v=12&as=seat-1), so it can be shared.
 
 import { call, held, matchIdFromPath } from "./api.js";
+import { installCardInfo, learnCards } from "./cardinfo.js";
 import { $, h, put, say } from "./dom.js";
 import { drawTable } from "./tables/index.js";
 
@@ -174,7 +175,10 @@ async function main() {
       call("GET", `/matches/${matchId}/log`, { token: held(matchId).token })]);
     replay = full;
     log = page.entries;
-    const title = games.games.find((g) => g.id === replay.game)?.title ?? replay.game;
+    const game = games.games.find((g) => g.id === replay.game);
+    const title = game?.title ?? replay.game;
+    learnCards(game?.cards);
+    installCardInfo();
     $("title").textContent = `Replay: ${title}`;
     const winners = (summary.result?.winners ?? []).map((w) => replay.names[w]).join(", ");
     $("summary").textContent = `${replay.names.join(", ")} · winner: ${winners || "none"} · rules ${replay.rules_version}`;

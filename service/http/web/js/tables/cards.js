@@ -2,10 +2,12 @@
 
 import { h, s } from "../dom.js";
 
-/** A card face: a rounded frame, the rank in the corner, a sigil, the title. */
-export function cardFace({ rank, title, suit = "", colour = "ink", sigil = "◆", size = "m", extra = "" }) {
+/** A card face: a rounded frame, the rank in the corner, a sigil, the title; ``code`` (the card
+ * as views write it) lets hovering or tapping it show its text (cardinfo.js). */
+export function cardFace({ rank, title, suit = "", colour = "ink", sigil = "◆", size = "m", extra = "", code = null }) {
   const label = `${title}${rank !== undefined && rank !== "" ? ` (${rank})` : ""}`;
-  return h("figure", { class: `card ${size} ${colour} ${extra}`, role: "img", "aria-label": label, title: label },
+  return h("figure", { class: `card ${size} ${colour} ${extra}`, role: "img", "aria-label": label, title: label,
+    "data-card": code },
     s("svg", { viewBox: "0 0 60 84", "aria-hidden": "true", focusable: "false" },
       s("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, class: "card-frame" }),
       s("text", { x: 6, y: 16, class: "card-rank" }, String(rank ?? "")),

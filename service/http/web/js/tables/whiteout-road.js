@@ -11,13 +11,13 @@ const TOWN = 6;
 /** A Whiteout Road card by its name ("9H", "TD", "WHITEOUT"). */
 export function wrCard(name, size = "m") {
   if (!name) return cardBack(undefined, size);
-  if (name === "WHITEOUT") return cardFace({ rank: "", title: "Whiteout", sigil: "❄", size, colour: "snow" });
+  if (name === "WHITEOUT") return cardFace({ rank: "", title: "Whiteout", sigil: "❄", size, colour: "snow", code: name });
   const rank = name.slice(0, -1);
   const [suit, colour] = SUITS[name.slice(-1)] ?? ["?", "ink"];
   const shown = { T: "10", J: "J", Q: "Q", K: "K", A: "A" }[rank] ?? rank;
   const word = { T: "10", J: "Jack", Q: "Queen", K: "King", A: "Ace" }[rank] ?? rank;
   const suitWord = { H: "hearts", D: "diamonds", C: "clubs", S: "spades" }[name.slice(-1)] ?? "";
-  return cardFace({ rank: shown, suit, title: `${word} of ${suitWord}`, sigil: suit, size, colour });
+  return cardFace({ rank: shown, suit, title: `${word} of ${suitWord}`, sigil: suit, size, colour, code: name });
 }
 
 function road(board) {
@@ -102,3 +102,9 @@ export function whiteoutTable(board) {
 export function whiteoutGroup(command) {
   return command.card ? `The ${wrCard(command.card).querySelector("figcaption").textContent}` : "Other";
 }
+
+export const whiteoutRules = [
+  "Two to six travellers drive three wagons (food, medicine, firewood) down a road of six spaces to Town before the snow reaches the burial mark.",
+  "Each beat a Fate card is turned up (it rolls a wagon, brings a cold snap, or is the whiteout); then everyone commits one card face down at once: feed the fire, load stores onto a wagon, push a wagon, or break trail with a spade. The snow drifts one for everyone who did not feed.",
+  "A night ends when a laden wagon reaches Town, the road is buried, at the whiteout, or when every hand is empty. Stores on the wagon that got through pay three times over; stores on the others count against you. Three nights; most gratitude wins.",
+];

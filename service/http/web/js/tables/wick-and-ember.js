@@ -12,7 +12,7 @@ const SIGILS = ["☀", "◎", "≋", "☾", "✧", "⚓", "♛", "♨"];
 export function weCard(name, size = "m") {
   const i = RANKS.indexOf(name);
   if (i < 0) return cardBack(undefined, size, titled(name));
-  return cardFace({ rank: i + 1, title: titled(name), sigil: SIGILS[i], size, colour: `we-${i + 1}` });
+  return cardFace({ rank: i + 1, title: titled(name), sigil: SIGILS[i], size, colour: `we-${i + 1}`, code: name });
 }
 
 function embers(n, target) {
@@ -67,3 +67,8 @@ export function wickEmberTable(board) {
 export function wickEmberGroup(command) {
   return command.card ? `Play the ${titled(command.card)}` : "Other";
 }
+
+export const wickEmberRules = [
+  "Each round every seat holds one hidden card. On your turn you draw a second card and play one of the two face up into your lantern log; the card acts (hover or tap a card for what it does).",
+  "A round ends when one flame is left lit, or when the deck runs out: at dawn the highest hidden card wins. Each round's winner banks an ember; the first to the ember target wins the night.",
+];
