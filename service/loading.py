@@ -54,7 +54,8 @@ def rules_of(row: MatchRow) -> Game:
 
 
 class _Entry(msgspec.Struct, kw_only=True):
-    """One cached match: its state at ``version``, the last snapshot point, its row."""
+    """All this process holds of one match: its state at ``version``, the last snapshot point,
+    its row, its secret server seed; one bounded cache for them all."""
 
     version: int
     state: Any
@@ -63,6 +64,7 @@ class _Entry(msgspec.Struct, kw_only=True):
     times: dict[int, datetime] = {}
     heard: int = 0  # the latest version a notification announced (another worker's append)
     head: bytes | None = None  # the hash of the last event folded (None: not known here)
+    seed: bytes | None = None  # the server seed, once read (never shown while in play)
 
     def may_lead_to(self, row: MatchRow) -> bool:
         """Whether the stored match may be this state with more events: it holds at least as
@@ -77,6 +79,9 @@ class StateCache:
 
     A long match is folded from its latest usable snapshot (service.store.snapshots), and a snapshot
     is written in the background each time a remembered state passes a snapshot point.
+
+    A read (a view, legal actions) is served from the state held here once ``current`` proves
+    it the latest, by its last event alone, without the match row (docs/benchmarks.md).
     """
 
     def __init__(self, store: EventStore, capacity: int = 2048) -> None:
@@ -97,16 +102,41 @@ class StateCache:
         game = rules_of(row)
         entry = self._states.get(match_id)
         if entry is None or not entry.may_lead_to(row):
-            entry = _Entry(version=0, state=None)
+            entry = _Entry(version=0, state=None, seed=entry.seed if entry else None)
         version, state, head = entry.version, entry.state, entry.head
         if version < row.version:
             version, state, entry.snapped, seen, head = await self._catch_up(
                 match_id, game, entry, row.version)
             entry.times = await self._times(match_id, state, kept_times(state, entry.times, seen))
-        entry.row = row
         self._states[match_id] = entry
-        self.remember(match_id, version, state, head=head)
+        self.remember(match_id, version, state, head=head, row=row)
         return Loaded(row=row, game=game, state=state, version=version, times=entry.times)
+
+    async def current(self, match_id: str) -> Loaded | None:
+        """The match as held here if it is still the latest, proven by one probe of the store
+        (its last event held here and none after it: the same version and head hash, so another
+        worker's append, or a failover's other history, is never served), without reading the
+        match row; None when it is not proven (then ``load``)."""
+        entry = self._states.get(match_id)
+        if entry is None or entry.row is None or entry.head is None or not entry.version:
+            return None
+        if entry.heard > entry.version:  # a notification said so already
+            return None
+        last = await self._store.load(match_id, after=entry.version - 1)
+        if len(last) != 1 or (last[0].version, last[0].hash) != (entry.version, entry.head):
+            return None
+        return self.known(match_id)
+
+    def seed(self, match_id: str) -> bytes | None:
+        """The match's server seed, if held."""
+        entry = self._states.get(match_id)
+        return None if entry is None else entry.seed
+
+    def keep_seed(self, match_id: str, seed: bytes) -> None:
+        """Hold the match's server seed with the rest of it (forgotten with it)."""
+        entry = self._states.get(match_id)
+        if entry is not None:
+            entry.seed = seed
 
     def forget(self, match_id: str) -> None:
         """Drop what is held of a match (the database does not have it)."""
@@ -181,14 +211,18 @@ class StateCache:
     def remember(
         self, match_id: str, version: int, state: match.MatchState,
         times: dict[int, datetime] | None = None, head: bytes | None = None,
+        row: MatchRow | None = None,
     ) -> None:
         """Keep a state known to be the fold of the first ``version`` events (with the recorded
-        times its owing seats began at, and the hash of its last event, when given)."""
+        times its owing seats began at, the hash of its last event and the row as of it, when
+        given)."""
         entry = self._states.get(match_id) or _Entry(version=0, state=None)
         if times is not None:
             entry.times = times
         if head is not None or version != entry.version:
             entry.head = head
+        if row is not None:
+            entry.row = row
         if snapshots.due(entry.snapped, version):
             self._snapshot(match_id, version, state)
             entry.snapped = version

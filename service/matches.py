@@ -75,7 +75,6 @@ class MatchService:
         self.lobby_for = timedelta(hours=lobby_hours)
         self.cache = StateCache(store)
         self.access = Access(store, clock)
-        self._seeds: dict[str, bytes] = {}
 
     async def create(self, body: schemas.CreateMatch) -> schemas.MatchCreatedAnswer:
         """Open a match: draw and commit to its server seed, hand out the host token."""
@@ -179,13 +178,12 @@ class MatchService:
     async def view(self, match_id: str, token: str | None) -> schemas.MatchView:
         """A seat's view with its token; the spectator's without one."""
         seat = await self.access.viewer(parse_id(match_id), token)
-        loaded = await self.cache.load(parse_id(match_id))
-        return views.match_view(loaded, seat)
+        return views.match_view(await self._current(parse_id(match_id)), seat)
 
     async def legal_actions(self, match_id: str, token: str | None) -> schemas.LegalActions:
         """Every complete command the caller's seat may send now."""
         seat = await self.access.seat(parse_id(match_id), token)
-        loaded = await self.cache.load(parse_id(match_id))
+        loaded = await self._current(parse_id(match_id))
         return schemas.LegalActions(version=loaded.version, actions=views.actions(loaded, seat))
 
     async def log(self, match_id: str, token: str | None, after: int) -> schemas.LogPage:
@@ -270,6 +268,11 @@ class MatchService:
                                f"started within {hours:g} hours of its creation "
                                "(HEARTHLOG_LOBBY_HOURS); open a new match")
 
+    async def _current(self, match_id: str) -> Loaded:
+        """The match at its latest version: as held here when one probe proves it (no row read:
+        StateCache.current), else loaded."""
+        return await self.cache.current(match_id) or await self.cache.load(match_id)
+
     def _answer(self, done: Outcome, seat: int) -> schemas.CommandAnswer:
         """The version, the caller's new view and its legal actions now: one request a move."""
         return schemas.CommandAnswer(version=done.version, view=views.match_view(done.loaded, seat),
@@ -323,7 +326,6 @@ class MatchService:
     def forget(self, match_id: str) -> None:
         """Drop everything held of a match the database does not have."""
         self.cache.forget(match_id)
-        self._seeds.pop(match_id, None)
 
     async def _attempt(self, loaded: Loaded, sent: Sent) -> Outcome:
         """Decide on ``loaded`` and append at its version; VersionConflict if it was not current."""
@@ -349,7 +351,7 @@ class MatchService:
             times = kept_times(state, loaded.times, ((v, at) for v in written))
             after = msgspec.structs.replace(after, row=_stamped(after.row, at), times=times)
         head = stored[-1].hash if stored else None
-        self.cache.remember(mid, after.version, state, after.times, head=head)
+        self.cache.remember(mid, after.version, state, after.times, head=head, row=after.row)
         # Without a turn clock the answer does not depend on the append's time: reuse it.
         unclocked = record is not None and match.turn_seconds(state) is None
         reused = record.response if record is not None and unclocked else None
@@ -365,12 +367,13 @@ class MatchService:
 
     async def _server_seed(self, match_id: str) -> bytes:
         """The match's secret server seed (kept in memory once read; never shown while in play)."""
-        if match_id not in self._seeds:
+        seed = self.cache.seed(match_id)
+        if seed is None:
             seed = await self.store.server_seed(match_id)
             if seed is None:
                 raise not_found(match_id)
-            self._seeds[match_id] = seed
-        return self._seeds[match_id]
+            self.cache.keep_seed(match_id, seed)
+        return seed
 
 
 @contextmanager
