@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import os
@@ -12,6 +13,7 @@ import uuid
 import httpx
 import psutil
 
+from service.cli.main import parser
 from service.store.provisioning import create_database, drop_database
 from tests.servers import free_port, until_healthy
 
@@ -82,3 +84,70 @@ def postgres_running(data_dir) -> bool:
         if proc.info["name"] == "postgres" and str(data_dir) in " ".join(proc.info["cmdline"] or []):
             return True
     return False
+
+
+def test_version_prints_the_installed_release():
+    """When `hearthlog --version` runs, then it prints the installed version and exits 0."""
+    from importlib.metadata import version
+
+    shown = subprocess.run([*HEARTHLOG, "--version"], capture_output=True, text=True, timeout=60)
+
+    assert shown.returncode == 0
+    assert shown.stdout.strip() == f"hearthlog {version('hearthlog')}"
+
+
+def subcommands() -> dict[str, argparse.ArgumentParser]:
+    """Every subcommand's parser, by name."""
+    top = parser()
+    choices = next(a for a in top._actions if isinstance(a, argparse._SubParsersAction)).choices
+    return dict(choices)
+
+
+def test_the_description_names_every_subcommand():
+    """Given the top-level parser, then its description names each of its subcommands, play
+    included, and the top-level help shows it."""
+    names = subcommands()
+    top = parser()
+
+    assert "play" in names
+    assert all(f" {name}" in top.description for name in names), top.description
+    assert " ".join(top.description.split()) in " ".join(top.format_help().split())
+
+
+def test_every_option_has_help_and_its_default_shown():
+    """Given every subcommand, then each argument has help text, and each option that is not
+    required (alone or as one of a required choice) and not an on/off flag shows its default in
+    that help."""
+    missing, no_default = [], []
+    for name, sub in subcommands().items():
+        formatter = sub._get_formatter()
+        one_of = {a for g in sub._mutually_exclusive_groups if g.required for a in g._group_actions}
+        for action in sub._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            label = f"{name} {'/'.join(action.option_strings) or action.dest}"
+            if not action.help:
+                missing.append(label)
+            flag = isinstance(action, argparse._StoreConstAction)
+            required = action.required or action in one_of
+            if action.option_strings and not required and not flag and \
+                    "default" not in formatter._get_help_string(action):
+                no_default.append(label)
+    assert missing == [] and no_default == [], (missing, no_default)
+    assert "(default: 8000)" in " ".join(subcommands()["serve"].format_help().split())
+
+
+def test_export_without_a_source_is_one_line_and_creates_nothing(tmp_path):
+    """Given a folder where no server has run and no database URL, when `hearthlog export --out`
+    runs there, then it exits 2 with one line naming what to give, and the folder stays empty
+    (no file, no .hearthlog/)."""
+    env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
+
+    refused = subprocess.run([*HEARTHLOG, "export", "--out", "all.ndjson"], cwd=tmp_path,
+                             env={**env, "PYTHONPATH": os.getcwd()}, capture_output=True,
+                             text=True, timeout=120)
+
+    assert refused.returncode == 2
+    assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+    assert "--url" in refused.stderr and "--database-url" in refused.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
+import pty
 import signal
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import msgspec
@@ -15,7 +18,8 @@ import psutil
 import pytest
 
 from projections.export import encode_export
-from service.store.provisioning import create_pool
+from service.cli.progress import Progress
+from service.store.provisioning import create_database, create_pool, drop_database
 from tests.replay.random_matches import exported, insert_finished, play
 
 HEARTHLOG = [sys.executable, "-m", "service.cli.main"]
@@ -70,7 +74,9 @@ def test_filters_and_csv_apply_from_the_command_line(filled, tmp_path):
 
     rows = out.read_text().splitlines()
     expected = sum(2 + i % 5 for i in range(40) if i % 2)
-    assert rows[0] == "match_id,game,tournament,seat,name,placement,score,finished_at,head_hash,bot"
+    assert rows[0].split(",")[:10] == [  # the first CSV's columns, first and in their order
+        "match_id", "game", "tournament", "seat", "name", "placement", "score", "finished_at",
+        "head_hash", "bot"]
     assert len(rows) == 1 + expected and all(",spring," in row for row in rows[1:])
 
 
@@ -79,7 +85,9 @@ def test_a_tampered_line_fails_naming_the_event_and_the_exit_status_is_1(tmp_pat
     with expected and found, the others pass, and the exit status is 1."""
     documents = [msgspec.json.decode(encode_export(exported(play(i)))) for i in range(3)]
     drawn = next(e for e in documents[1]["events"] if e["type"] == "turn_began")
-    drawn["data"]["drew"] = (drawn["data"]["drew"] + 1) % 16
+    data = msgspec.json.decode(drawn["data"])  # the canonical bytes, as a JSON string
+    data["drew"] = (data["drew"] + 1) % 16
+    drawn["data"] = msgspec.json.encode(data).decode()
     path = tmp_path / "three.ndjson"
     path.write_bytes(b"".join(msgspec.json.encode(d) + b"\n" for d in documents))
 
@@ -226,3 +234,93 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly(tmp_path):
     assert err == b""
     assert still_running(workers) == []
     assert not [pid for pid in os.listdir("/proc") if pid.isdigit() and running_on(pid, path)]
+
+
+class Terminal(io.StringIO):
+    """What a progress bar writes to, standing for a terminal."""
+
+    def isatty(self) -> bool:
+        """A terminal."""
+        return True
+
+
+def test_a_bar_redraws_at_most_ten_times_a_second_whatever_is_printed_between():
+    """Given a bar on a terminal and a clock moving 1 ms per match, when 1,000 matches are
+    counted with a report line printed before each, then it is drawn at most 12 times (the
+    first, at most once per 0.1 s of that clock, and the last), and its last line counts
+    matches."""
+    now = [0.0]
+    bar = Progress("verify", "matches", total=1000, stream=Terminal(), clock=lambda: now[0])
+
+    for _ in range(1000):
+        bar.clear()
+        bar.advance()
+        now[0] += 0.001
+    bar.close()
+
+    assert bar.draws <= 12
+    assert bar.stream.getvalue().rstrip("\n").endswith("1,000 of 1,000 matches")
+
+
+def test_a_bar_draws_nothing_when_its_stream_is_not_a_terminal():
+    """Given a bar on a stream that is not a terminal, then nothing is ever written to it."""
+    stream = io.StringIO()
+    bar = Progress("export", "matches", stream=stream)
+
+    bar.advance()
+    bar.clear()
+    bar.close()
+
+    assert stream.getvalue() == "" and bar.done == 1
+
+
+def test_verify_on_a_terminal_counts_matches_and_off_it_draws_nothing(tmp_path):
+    """Given 12 matches, when verified with stderr on a terminal, then the bar counts matches
+    (12 of 12, not bytes); with stderr a pipe, no bar is drawn at all."""
+    path = tmp_path / "twelve.ndjson"
+    path.write_bytes(b"".join(encode_export(exported(play(i))) + b"\n" for i in range(12)))
+    terminal, side = pty.openpty()
+    try:
+        drawn = subprocess.run([*HEARTHLOG, "verify", "--jobs", "1", str(path)], stderr=side,
+                               stdout=subprocess.PIPE, timeout=120)
+        os.close(side)
+        shown = read_all(terminal)
+    finally:
+        os.close(terminal)
+    piped = run("verify", "--jobs", "1", str(path))
+
+    assert drawn.returncode == piped.returncode == 0
+    assert shown.rstrip().endswith("12 of 12 matches"), shown
+    assert "bytes" not in shown
+    assert piped.stderr == ""
+
+
+def read_all(terminal: int) -> str:
+    """Everything written to a terminal whose other side is closed."""
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(terminal, 65536)
+        except OSError:  # EIO: the other side is closed and nothing is left
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    return b"".join(chunks).decode()
+
+
+async def test_an_export_from_a_database_hearthlog_never_made_is_one_line_and_no_file(
+        postgres_server_url, tmp_path):
+    """Given an empty database (never migrated), when exported from, then the command says so in
+    one line, exits 1 and writes no file."""
+    name = f"empty_{uuid.uuid4().hex[:12]}"
+    url = await create_database(postgres_server_url, name)
+    try:
+        refused = run("export", "--database-url", url, "--out", str(tmp_path / "all.ndjson"))
+    finally:
+        await drop_database(postgres_server_url, name)
+
+    assert refused.returncode == 1
+    assert refused.stderr.strip().splitlines() == [refused.stderr.strip()], refused.stderr
+    assert 'relation "matches" does not exist' in refused.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -1,16 +1,20 @@
-"""The `hearthlog` command: serve, migrate, distribute, openapi, export, verify."""
+"""The `hearthlog` command: serve, migrate, distribute, play, openapi, export, verify (its
+subcommands are listed by `hearthlog --help`, from the parser itself)."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import signal
 import sys
-import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
+
+from service.cli.progress import Progress
 
 OPENAPI_PATH = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
@@ -189,68 +193,58 @@ def openapi_text() -> str:
     return json.dumps(schema, indent=2, sort_keys=True, default=msgspec.to_builtins)
 
 
-class Progress:
-    """A one-line progress bar on stderr, drawn only on a terminal and at most 10 times a second.
-
-    Hand-written rather than tqdm: twenty lines, no dependency, and nothing drawn into logs.
-    """
-
-    def __init__(self, label: str, unit: str, total: int | None = None) -> None:
-        self.label, self.unit, self.total, self.done = label, unit, total, 0
-        self.shown, self.enabled = 0.0, sys.stderr.isatty()
-
-    def advance(self, step: int = 1, *, to: int | None = None) -> None:
-        """Count ``step`` more units (or set the count ``to``), redrawing now and then."""
-        self.done = to if to is not None else self.done + step
-        if self.enabled and time.monotonic() - self.shown >= 0.1:
-            self.draw()
-
-    def draw(self) -> None:
-        """Redraw the line."""
-        self.shown = time.monotonic()
-        if self.total:
-            filled = min(30, 30 * self.done // self.total)
-            bar = f"[{'#' * filled}{'.' * (30 - filled)}] {100 * self.done // self.total:3d}% "
-        else:
-            bar = ""
-        sys.stderr.write(f"\r{self.label} {bar}{self.done:,} {self.unit}")
-        sys.stderr.flush()
-
-    def clear(self) -> None:
-        """Wipe the bar so a report line can be printed; it is drawn again on the next advance."""
-        if self.enabled:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
-            self.shown = 0.0
-
-    def close(self) -> None:
-        """Draw the final count and end the line."""
-        if self.enabled:
-            self.draw()
-            sys.stderr.write("\n")
-
-
 def export(args: argparse.Namespace) -> int:
     """Write finished matches to --out as NDJSON or CSV, from a server or a database (with
-    --bundle: one tournament's verifiable bundle, service.cli.tournament)."""
+    --bundle: one tournament's verifiable bundle, service.cli.tournament); without a source to
+    read, a one-line error and nothing written."""
+    if not has_source(args):
+        print(f"hearthlog export: nothing to export from: give --url SERVER or --database-url "
+              f"URL (DATABASE_URL is not set, and {args.data_dir}/ holds no database "
+              f"`hearthlog serve` made)", file=sys.stderr)
+        return 2
     if args.bundle:
         from service.cli.tournament import export_bundle
 
         return export_bundle(args, database_url)
     progress = Progress("export", "matches")
     try:
-        with Path(args.out).open("wb") as out:
+        with written(Path(args.out)) as out:
             if args.url:
                 export_from_server(args, out, progress)
             else:
                 asyncio.run(export_from_database(database_url(args), args, out, progress))
     except ExportFailed as failure:
+        progress.clear()
         print(f"export failed: {failure}", file=sys.stderr)
         return 1
-    finally:
-        progress.close()
+    progress.close()
     print(f"wrote {progress.done} matches to {args.out}")
     return 0
+
+
+def has_source(args: argparse.Namespace) -> bool:
+    """Whether export has something to read: a server, a database URL, or the embedded
+    Postgres that `hearthlog serve` made in --data-dir (never a new, empty one)."""
+    embedded = Path(args.data_dir) / "pgdata" / "PG_VERSION"
+    return bool(args.url or args.database_url or os.environ.get("DATABASE_URL")
+                or embedded.is_file())
+
+
+@contextlib.contextmanager
+def written(path: Path) -> Iterator[BinaryIO]:
+    """``path`` opened for writing, in place only once the block succeeds: a failure leaves no
+    file behind (and a file of that name as it was). A device or pipe is written directly."""
+    if path.exists() and not path.is_file():
+        with path.open("wb") as out:
+            yield out
+        return
+    part = path.with_name(f".{path.name}.part")
+    try:
+        with part.open("wb") as out:
+            yield out
+        part.replace(path)
+    finally:
+        part.unlink(missing_ok=True)
 
 
 class ExportFailed(Exception):
@@ -311,6 +305,8 @@ async def export_from_database(
     """Stream the export straight from Postgres through the same code the server uses."""
     from datetime import datetime
 
+    import asyncpg
+
     from service.exports import chunked, export_lines, utc
     from service.store import ExportFilter, PostgresStore
     from service.store.provisioning import create_pool
@@ -321,12 +317,17 @@ async def export_from_database(
     except ValueError as error:
         raise ExportFailed(f"a time must be ISO 8601: {error}") from None
     filters = ExportFilter(tournament=args.tournament, game=args.game, **times)
-    pool = await create_pool(url, min_size=1, max_size=2)
+    try:
+        pool = await create_pool(url, min_size=1, max_size=2)
+    except (asyncpg.PostgresError, OSError) as error:
+        raise ExportFailed(f"cannot reach the database: {error}") from None
     try:
         store = PostgresStore(pool)
         progress.total = await store.count_finished(filters)
         async for chunk in chunked(export_lines(store, filters, args.format, progress.advance)):
             out.write(chunk)
+    except asyncpg.PostgresError as error:  # e.g. a database Hearthlog never migrated
+        raise ExportFailed(f"the database refused: {error}") from None
     finally:
         await pool.close()
 
@@ -350,13 +351,16 @@ def verify(args: argparse.Namespace) -> int:
     if is_bundle(path):
         return verify_bundle_file(path)
     results = []
-    progress = Progress("verify", "bytes", total=path.stat().st_size)
+    progress = Progress("verify", "matches")
+    if progress.enabled:  # one quick pass to know the total, only when a bar is drawn
+        progress.total = matches_in(path)
     try:
-        checked = ordered_map(check_text, read_exports(path, progress), args.jobs or usable_cores())
+        checked = ordered_map(check_text, read_exports(path), args.jobs or usable_cores())
         for where, report, error in checked:
             progress.clear()
             print_report(where, report, error)
             results.append(report is not None and report.ok)
+            progress.advance()
     finally:
         progress.close()
     passed, failed = results.count(True), results.count(False)
@@ -364,22 +368,35 @@ def verify(args: argparse.Namespace) -> int:
     return 0 if results and not failed else 1
 
 
-def read_exports(path: Path, progress: Progress) -> Any:
+def read_exports(path: Path) -> Iterator[tuple[str, bytes]]:
     """(where, text) for each match: one per line, or the whole file as one document."""
-    import msgspec
-
     with path.open("rb") as lines:
-        first = lines.readline()
-        try:
-            msgspec.json.decode(first)
-        except msgspec.DecodeError:  # not one document per line: an indented single document
+        if not one_per_line(lines.readline()):
             yield str(path), path.read_bytes()
             return
         lines.seek(0)
         for number, line in enumerate(lines, start=1):
-            progress.advance(to=lines.tell())
             if line.strip():
                 yield f"line {number}", line
+
+
+def matches_in(path: Path) -> int:
+    """How many matches ``read_exports`` will find in the file."""
+    with path.open("rb") as lines:
+        first = lines.readline()
+        return 1 + sum(1 for line in lines if line.strip()) if one_per_line(first) else 1
+
+
+def one_per_line(first: bytes) -> bool:
+    """Whether a file whose first line this is holds one document per line (else it is one
+    indented document)."""
+    import msgspec
+
+    try:
+        msgspec.json.decode(first)
+    except msgspec.DecodeError:
+        return False
+    return True
 
 
 def at_least_one(text: str) -> int:
@@ -433,87 +450,145 @@ def play(args: argparse.Namespace) -> int:
     return play_seat(args)
 
 
-def add_play(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+class ShowDefaults(argparse.ArgumentDefaultsHelpFormatter):
+    """Help naming every option's default: argparse's own where one is set; where it is worked
+    out at run time (an environment variable, one per core), the option's help says it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        """The help, with "(default: ...)" unless it says its default already or has none."""
+        text = action.help or ""
+        if "default" in text or action.default in (None, False, argparse.SUPPRESS):
+            return text
+        return super()._get_help_string(action) or text
+
+
+Commands = argparse._SubParsersAction  # the type of ``add_subparsers``'s answer
+
+
+def command(commands: Commands[argparse.ArgumentParser], name: str, handler: Any,
+            help_text: str, description: str | None = None) -> argparse.ArgumentParser:
+    """A subcommand whose help shows its options' defaults."""
+    sub = commands.add_parser(name, help=help_text, description=description or help_text,
+                              formatter_class=ShowDefaults)
+    sub.set_defaults(handler=handler)
+    return sub
+
+
+def add_database(sub: argparse.ArgumentParser, required: bool = False) -> None:
+    """--database-url, and --data-dir for the embedded Postgres used without one."""
+    if required:
+        sub.add_argument("--database-url", required=True, metavar="URL",
+                         help="the coordinator's database (with CREATE EXTENSION citus done "
+                         "and the workers added)")
+        return
+    sub.add_argument("--database-url", metavar="URL", help="Postgres URL (default: "
+                     "$DATABASE_URL, else the embedded Postgres in --data-dir)")
+    sub.add_argument("--data-dir", default=".hearthlog", metavar="DIR",
+                     help="where the embedded Postgres keeps its data (in DIR/pgdata)")
+
+
+def add_serve(commands: Commands[argparse.ArgumentParser]) -> None:
+    """The `serve` and `migrate` subcommands."""
+    sub = command(commands, "serve", serve, "run the service (and the web client at /)")
+    add_database(sub)
+    sub.add_argument("--host", default="127.0.0.1", help="the address to listen on")
+    sub.add_argument("--port", type=int, default=8000, help="the port to listen on")
+    sub.add_argument("--read-database-url", metavar="URL",
+                     help="a streaming standby of the database, for reads that may be "
+                     "slightly stale (default: $HEARTHLOG_READ_DATABASE_URL, else none; "
+                     "docs/scaling.md)")
+    sub.add_argument("--listen-database-url", metavar="URL",
+                     help="a direct connection to the primary, for the LISTEN session and the "
+                     "migrations, when --database-url goes through a connection pooler "
+                     "(default: $HEARTHLOG_LISTEN_DATABASE_URL, else --database-url)")
+    sub.add_argument("--no-statement-cache", action="store_true",
+                     help="keep no prepared statements, as PgBouncer in transaction mode needs "
+                     "(also HEARTHLOG_DATABASE_STATEMENT_CACHE=off)")
+    sub.add_argument("--server", choices=("granian", "uvicorn"), default="granian",
+                     help="the HTTP server (granian: the faster measured, docs/benchmarks.md)")
+    sub.add_argument("--workers", type=at_least_one, metavar="N",
+                     help="worker processes (default: $HEARTHLOG_WORKERS, else one per core)")
+    add_database(command(commands, "migrate", migrate, "apply pending database migrations"))
+
+
+def add_play(commands: Commands[argparse.ArgumentParser]) -> None:
     """The `play` subcommand: join a seat (--name) or take yours back (--seat-token)."""
-    sub = commands.add_parser("play", help="play a seat of a match from this terminal")
+    sub = command(commands, "play", play, "play a seat of a match from this terminal")
     sub.add_argument("url", metavar="URL", help="the server, e.g. http://127.0.0.1:8000")
-    sub.add_argument("--match", required=True, metavar="ID")
+    sub.add_argument("--match", required=True, metavar="ID", help="the match's id")
     seat = sub.add_mutually_exclusive_group(required=True)
     seat.add_argument("--seat-token", metavar="T", help="the token of a seat you hold")
     seat.add_argument("--name", help="join the next free seat under this name")
-    sub.add_argument("--client-seed", help="your contribution to the match seed, when joining")
-    sub.set_defaults(handler=play)
+    sub.add_argument("--client-seed", metavar="TEXT", help="your contribution to the match "
+                     "seed, when joining (default: none)")
+
+
+def add_export(commands: Commands[argparse.ArgumentParser]) -> None:
+    """The `export` subcommand."""
+    sub = command(commands, "export", export, "write finished matches to a file",
+                  "Write finished matches to --out, from a server (--url) or a database "
+                  "(--database-url, $DATABASE_URL, or the embedded one `hearthlog serve` keeps "
+                  "in --data-dir); docs/export-format.md describes the formats.")
+    sub.add_argument("--tournament", metavar="T",
+                     help="only the matches tagged with this tournament (default: every match)")
+    sub.add_argument("--game", metavar="G", help="only this game's matches (default: every game)")
+    sub.add_argument("--finished-after", metavar="ISO",
+                     help="only matches finished at or after this time, UTC if no zone is given "
+                     "(default: no bound)")
+    sub.add_argument("--finished-before", metavar="ISO",
+                     help="only matches finished before this time, UTC if no zone is given "
+                     "(default: no bound)")
+    sub.add_argument("--format", choices=("ndjson", "csv"), default="ndjson",
+                     help="what to write (docs/export-format.md)")
+    sub.add_argument("--bundle", action="store_true",
+                     help="with --tournament: its verifiable bundle (header, rounds, matches, "
+                     "standings) as NDJSON, once it is finished")
+    sub.add_argument("--out", required=True, metavar="FILE", help="the file to write")
+    source = sub.add_mutually_exclusive_group()
+    source.add_argument("--url", metavar="SERVER", help="read from a server, e.g. "
+                        "http://127.0.0.1:8000 (default: read the database)")
+    source.add_argument("--database-url", metavar="URL", help="read from this Postgres "
+                        "(default: $DATABASE_URL, else the embedded one in --data-dir, if "
+                        "`hearthlog serve` has made it)")
+    sub.add_argument("--data-dir", default=".hearthlog", metavar="DIR",
+                     help="where `hearthlog serve` keeps its embedded Postgres (in DIR/pgdata)")
 
 
 def parser() -> argparse.ArgumentParser:
     """The command line."""
-    top = argparse.ArgumentParser(prog="hearthlog", description=__doc__)
-    commands = top.add_subparsers(dest="command", required=True)
-    for name, handler, help_text in (
-        ("serve", serve, "run the service"),
-        ("migrate", migrate, "apply database migrations"),
-    ):
-        sub = commands.add_parser(name, help=help_text)
-        sub.add_argument("--database-url", help="Postgres URL (default: $DATABASE_URL, "
-                         "else an embedded Postgres in --data-dir)")
-        sub.add_argument("--data-dir", default=".hearthlog",
-                         help="where the embedded Postgres lives")
-        sub.set_defaults(handler=handler)
-    serve_cmd = commands.choices["serve"]
-    serve_cmd.add_argument("--host", default="127.0.0.1")
-    serve_cmd.add_argument("--port", type=int, default=8000)
-    serve_cmd.add_argument("--read-database-url", metavar="URL",
-                           help="a streaming standby of the database, for reads that may be "
-                           "slightly stale (default: $HEARTHLOG_READ_DATABASE_URL; "
-                           "docs/scaling.md)")
-    serve_cmd.add_argument("--listen-database-url", metavar="URL",
-                           help="a direct connection to the primary, for the LISTEN session and "
-                           "the migrations, when --database-url goes through a connection pooler "
-                           "(default: $HEARTHLOG_LISTEN_DATABASE_URL, else --database-url)")
-    serve_cmd.add_argument("--no-statement-cache", action="store_true",
-                           help="keep no prepared statements, as PgBouncer in transaction mode "
-                           "needs (also HEARTHLOG_DATABASE_STATEMENT_CACHE=off)")
-    serve_cmd.add_argument("--server", choices=("granian", "uvicorn"), default="granian",
-                           help="the HTTP server (default: granian, the faster measured)")
-    serve_cmd.add_argument("--workers", type=at_least_one, metavar="N",
-                           help="worker processes (default: $HEARTHLOG_WORKERS, else one per "
-                           "core)")
-    spread = commands.add_parser(
-        "distribute", help="place the tables on a Citus cluster (docs/scaling.md)",
-        description="Apply the pending migrations on a Citus coordinator, then make every "
-        "table not yet placed a distributed or reference table as docs/scaling.md plans "
+    top = argparse.ArgumentParser(prog="hearthlog", formatter_class=ShowDefaults)
+    top.add_argument("--version", action="version", version=f"%(prog)s {release()}")
+    commands = top.add_subparsers(dest="command", required=True, metavar="SUBCOMMAND")
+    add_serve(commands)
+    spread = command(
+        commands, "distribute", distribute, "place the tables on a Citus cluster "
+        "(docs/scaling.md)", "Apply the pending migrations on a Citus coordinator, then make "
+        "every table not yet placed a distributed or reference table as docs/scaling.md plans "
         "(rows already there are moved to the shards). Safe to run again.")
-    spread.add_argument("--database-url", required=True, metavar="URL",
-                        help="the coordinator's database (with CREATE EXTENSION citus done "
-                        "and the workers added)")
-    spread.set_defaults(handler=distribute)
+    add_database(spread, required=True)
     add_play(commands)
-    doc = commands.add_parser("openapi", help="write the OpenAPI document")
-    doc.add_argument("--out", default=str(OPENAPI_PATH))
-    doc.set_defaults(handler=openapi)
-    out = commands.add_parser("export", help="write finished matches as NDJSON or CSV")
-    out.add_argument("--tournament")
-    out.add_argument("--game")
-    out.add_argument("--finished-after", metavar="ISO", help="at or after (UTC if no zone)")
-    out.add_argument("--finished-before", metavar="ISO", help="before (UTC if no zone)")
-    out.add_argument("--format", choices=("ndjson", "csv"), default="ndjson")
-    out.add_argument("--bundle", action="store_true",
-                     help="with --tournament: its verifiable bundle (header, rounds, matches, "
-                     "standings) as NDJSON, once it is finished")
-    out.add_argument("--out", required=True, metavar="FILE")
-    source = out.add_mutually_exclusive_group()
-    source.add_argument("--url", metavar="SERVER", help="a server, e.g. http://127.0.0.1:8000")
-    source.add_argument("--database-url", help="Postgres URL (default: $DATABASE_URL, else "
-                        "an embedded Postgres in --data-dir)")
-    out.add_argument("--data-dir", default=".hearthlog", help="where the embedded Postgres lives")
-    out.set_defaults(handler=export)
-    check = commands.add_parser("verify", help="verify an export offline (exit 0 when all pass)")
-    check.add_argument("file", metavar="FILE", help="one match's JSON export, NDJSON of many, or a "
-                       "tournament's bundle")
+    doc = command(commands, "openapi", openapi, "write the OpenAPI document")
+    doc.add_argument("--out", default=str(OPENAPI_PATH), metavar="FILE",
+                     help="where to write it")
+    add_export(commands)
+    check = command(commands, "verify", verify, "verify an export offline (exit 0 when all pass)")
+    check.add_argument("file", metavar="FILE", help="one match's JSON export, NDJSON of many, or "
+                       "a tournament's bundle")
     check.add_argument("--jobs", type=at_least_one, metavar="N",
                        help="worker processes (default: one per core; 1: this process only)")
-    check.set_defaults(handler=verify)
+    top.description = (f"Hearthlog {release()}: an event-sourced match service for card games. "
+                       f"Its subcommands: {', '.join(commands.choices)}.")
     return top
+
+
+def release() -> str:
+    """The installed version of Hearthlog."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("hearthlog")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "(not installed)"
 
 
 def main(argv: list[str] | None = None) -> int:
