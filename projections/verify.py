@@ -20,7 +20,14 @@ from domain.core.decider import Game
 from domain.core.errors import RuleViolation
 from domain.core.rng import mix_seeds
 from domain.games import RULEBOOKS
-from projections.export import FORMAT_VERSION, Event, Header, MatchExport, Recorded, Result
+from projections.export import (
+    READABLE_VERSIONS,
+    Event,
+    Header,
+    MatchExport,
+    Recorded,
+    Result,
+)
 
 Check = Literal["format", "rules", "commitment", "chain", "replay", "header", "result"]
 OPENING = (
@@ -113,11 +120,11 @@ def _report(document: MatchExport, checked: list[Any], **found: Any) -> Report:
 
 def _check_format(document: MatchExport) -> None:
     """A format version this verifier reads, and at least the first event."""
-    if document.header.format_version != FORMAT_VERSION:
+    if document.header.format_version not in READABLE_VERSIONS:
         fail(
             "format",
             f"export format version {document.header.format_version} is unknown "
-            f"to this verifier (it reads version {FORMAT_VERSION})",
+            f"to this verifier (it reads versions {', '.join(map(str, READABLE_VERSIONS))})",
         )
     if not document.events:
         fail("format", "the export holds no events")

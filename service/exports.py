@@ -2,7 +2,9 @@
 
 Anything showing a seed or a hidden card (the full replay, the export) is served only for a
 finished match. A past view goes through the game's observer; while the match runs a seat may
-see only its own past. Many matches stream from a server-side cursor, a chunk at a time.
+see only its own past. Many matches stream from a server-side cursor, a chunk at a time, as
+NDJSON documents or as the tables of projections.tables: CSV, or Parquet (written whole, by
+polars, the optional `parquet` extra: docs/export-format.md has the sizes and load times).
 """
 
 from __future__ import annotations
@@ -10,15 +12,17 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
-from typing import Any
+from io import BytesIO
+from typing import Any, Final
 
 import msgspec
 
 from domain.core import match
 from domain.core.cells import csv_text
 from domain.core.decider import Game
-from projections.export import CSV_COLUMNS, MatchExport, build_export, csv_rows, encode_export
+from projections.export import MatchExport, build_export, encode_export
 from projections.replay import Replay, full_replay, state_at
+from projections.tables import EVENT_COLUMNS, MATCH_COLUMNS, event_rows, match_rows
 from projections.verify import Report, verify, verify_chain
 from service import schemas, views
 from service.access import Access
@@ -32,6 +36,13 @@ log = logging.getLogger("hearthlog.exports")
 # The last line of a streamed answer cut short by a failure (docs/export-format.md): the 200
 # and the first lines are sent already, so the stream says why it ends instead of stopping.
 INTERRUPTED = "export_interrupted"
+# The formats of many matches: the documents, or a table (its columns and its rows of one match).
+TABLES: Final = {
+    "csv": (MATCH_COLUMNS, match_rows),
+    "events-csv": (EVENT_COLUMNS, event_rows),
+    "parquet": (MATCH_COLUMNS, match_rows),
+}
+FORMATS: Final = ("ndjson", *TABLES)
 
 
 class ExportService:
@@ -88,6 +99,11 @@ class ExportService:
         """The export of many finished matches, in chunks: NDJSON documents or CSV rows."""
         lines = export_lines(self.store, filters, format)
         return chunked(guarded(lines, "GET /exports/matches", format))
+
+    async def whole(self, filters: ExportFilter, format: str) -> bytes:
+        """The export as one body, read before anything is answered (Parquet: its footer
+        indexes the whole file, so a failure is answered as an error, not cut short)."""
+        return b"".join([part async for part in export_lines(self.store, filters, format)])
 
     async def _row(self, match_id: str) -> MatchRow:
         """The match's row; 404 when there is none."""
@@ -167,34 +183,53 @@ async def export_lines(
     format: str,
     on_match: Callable[[], None] | None = None,
 ) -> AsyncIterator[bytes]:
-    """One NDJSON line per finished match, or a CSV header then one row per seat per match."""
-    if format == "csv":
-        yield _csv([list(CSV_COLUMNS)])
-    async for finished in store.finished_matches(filters, events=format != "csv"):
-        yield (
-            _csv(csv_rows_of(finished.row))
-            if format == "csv"
-            else (encode_export(document(finished)) + b"\n")
-        )
+    """One NDJSON line per finished match; or a CSV header then each match's rows (a row per
+    seat, or per event); or, once every match is read, one Parquet file of a row per seat."""
+    if format == "parquet":
+        rows: list[tuple[Any, ...]] = []
+    elif format in TABLES:
+        yield _csv([list(TABLES[format][0])])
+    async for finished in store.finished_matches(filters, events=True):
+        exported = document(finished)
+        if format == "parquet":
+            rows += match_rows(exported)
+        elif format in TABLES:
+            yield _csv([[_cell(value) for value in row] for row in TABLES[format][1](exported)])
+        else:
+            yield encode_export(exported) + b"\n"
         if on_match is not None:
             on_match()
+    if format == "parquet":
+        yield parquet(rows)
 
 
-def csv_rows_of(row: MatchRow) -> list[list[object]]:
-    """The CSV rows of one finished match."""
-    return csv_rows(
-        match_id=row.match_id,
-        game=row.game,
-        tournament=row.tournament,
-        finished_at=row.finished_at,
-        head_hash=row.head_hash,
-        summary=row.summary,
-    )
+def _cell(value: Any) -> Any:
+    """A table's value as a CSV cell: times in RFC 3339, a flag as 1 or 0, None as empty."""
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return int(value) if isinstance(value, bool) else value
 
 
-def _csv(rows: list[list[object]]) -> bytes:
+def _csv(rows: list[list[Any]]) -> bytes:
     """Rows as CSV text (RFC 4180 line endings), UTF-8; formula-like text neutralised."""
     return csv_text(rows).encode()
+
+
+def parquet(rows: list[tuple[Any, ...]]) -> bytes:
+    """A row per seat (MATCH_COLUMNS) as a Parquet file, its columns typed; 501 when polars,
+    the optional `parquet` extra, is not installed."""
+    try:
+        import polars as pl
+    except ImportError:
+        raise ServiceError(501, "this server cannot write Parquet: polars is not installed "
+                                "(pip install 'hearthlog[parquet]'); ask for format=csv") from None
+    text, number, when = pl.String, pl.Int64, pl.Datetime("us", "UTC")
+    types = (text, text, text, number, text, number, number, when, text, text, text, number,
+             pl.Boolean, when, when, pl.Float64, number)
+    frame = pl.DataFrame(rows, schema=dict(zip(MATCH_COLUMNS, types, strict=True)), orient="row")
+    out = BytesIO()
+    frame.write_parquet(out)
+    return out.getvalue()
 
 
 async def guarded(lines: AsyncIterator[bytes], what: str, format: str = "ndjson",
@@ -214,7 +249,7 @@ async def guarded(lines: AsyncIterator[bytes], what: str, format: str = "ndjson"
         why = ("the database became unavailable" if outage
                else "the server could not read the rest (it has been logged)")
         detail = f"the stream was cut short after {sent} lines: {why}; ask again"
-        if format == "csv":
+        if format in TABLES:
             yield _csv([["#error", INTERRUPTED, detail]])
         else:
             yield msgspec.json.encode({"error": INTERRUPTED, "detail": detail}) + b"\n"

@@ -115,3 +115,8 @@ class RoutedExports:
         """The export of many finished matches, from the store ``count`` read: asked again, it
         is the same, or a 503 if the standby fell behind in between."""
         return ExportService(self.reads.bulk()).stream(filters, format)
+
+    async def whole(self, filters: ExportFilter, format: str) -> bytes:
+        """The export of many finished matches as one body (Parquet), from the store ``count``
+        read."""
+        return await ExportService(self.reads.bulk()).whole(filters, format)

@@ -538,8 +538,8 @@ def add_export(commands: Commands[argparse.ArgumentParser]) -> None:
     sub.add_argument("--finished-before", metavar="ISO",
                      help="only matches finished before this time, UTC if no zone is given "
                      "(default: no bound)")
-    sub.add_argument("--format", choices=("ndjson", "csv"), default="ndjson",
-                     help="what to write (docs/export-format.md)")
+    sub.add_argument("--format", choices=("ndjson", "csv", "events-csv", "parquet"),
+                     default="ndjson", help="what to write (docs/export-format.md)")
     sub.add_argument("--bundle", action="store_true",
                      help="with --tournament: its verifiable bundle (header, rounds, matches, "
                      "standings) as NDJSON, once it is finished")

@@ -39,8 +39,16 @@ def test_given_random_finished_matches_when_exported_and_verified_then_every_one
 
 @functools.cache
 def document(index: int = 7) -> dict[str, Any]:
-    """A random match's export as plain JSON values, ready to tamper with."""
-    return msgspec.json.decode(encode_export(exported(play(index))))
+    """A random match's export as plain JSON values, ready to tamper with: in format 1's shape
+    (each event's data and command an object, which the verifier still reads), so a test edits
+    a field as a forger would."""
+    doc = msgspec.json.decode(encode_export(exported(play(index))))
+    doc["header"]["format_version"] = 1
+    for event in doc["events"]:
+        event["data"] = msgspec.json.decode(event["data"])
+        if "command" in event["metadata"]:
+            event["metadata"]["command"] = msgspec.json.decode(event["metadata"]["command"])
+    return doc
 
 
 def tampered(change: Any, index: int = 7, rehash: bool = False) -> MatchExport:

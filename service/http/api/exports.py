@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -13,6 +14,7 @@ from litestar.params import FromPath, FromQuery
 from litestar.response import Stream
 
 from projections.export import MatchExport
+from projections.tables import EVENT_COLUMNS, MATCH_COLUMNS
 from service.exports import utc
 from service.http.api.common import AnyRequest, TextQuery, errors
 from service.http.bootstrap import services
@@ -20,12 +22,16 @@ from service.reads import RoutedExports
 from service.store import ExportFilter
 
 Exports = NamedDependency[RoutedExports]
-MEDIA = {"ndjson": "application/x-ndjson", "csv": "text/csv"}  # litestar adds the charset
+Format = Literal["ndjson", "csv", "events-csv", "parquet"]  # service.exports.FORMATS
+MEDIA = {"ndjson": "application/x-ndjson", "csv": "text/csv",  # litestar adds the charset
+         "events-csv": "text/csv", "parquet": "application/vnd.apache.parquet"}
 DESCRIPTION = (
     "format=ndjson: one export document (the MatchExport schema, as GET /matches/{match_id}/export "
-    "answers) per line; format=csv: a header line, then one row per seat per match (match_id, "
-    "game, tournament, seat, name, placement, score, finished_at, head_hash). X-Match-Count says "
-    "how many matches follow."
+    "answers) per line; format=csv: a header line, then one row per seat per match "
+    f"({', '.join(MATCH_COLUMNS)}); format=events-csv: a header line, then one row per event "
+    f"({', '.join(EVENT_COLUMNS)}); format=parquet: the per-seat table as one Parquet file "
+    "(501 when the server lacks the parquet extra). docs/export-format.md describes each column. "
+    "X-Match-Count says how many matches follow."
 )
 
 
@@ -86,7 +92,7 @@ class ExportController(Controller):
         game: TextQuery = None,
         finished_after: FromQuery[datetime | None] = None,
         finished_before: FromQuery[datetime | None] = None,
-        format: FromQuery[Literal["ndjson", "csv"]] = "ndjson",
+        format: FromQuery[Format] = "ndjson",
     ) -> Stream:
         """Oldest finish first; finished_after <= finished_at < finished_before (UTC if no zone)."""
         filters = ExportFilter(
@@ -96,8 +102,17 @@ class ExportController(Controller):
             finished_before=utc(finished_before),
         )
         count = await exports.count(filters)
+        body = (
+            whole(await exports.whole(filters, format)) if format == "parquet"
+            else exports.stream(filters, format)
+        )
         return Stream(
-            exports.stream(filters, format),
+            body,
             media_type=MEDIA[format],
             headers={"X-Match-Count": str(count)},
         )
+
+
+async def whole(body: bytes) -> AsyncIterator[bytes]:
+    """A body read whole, as a stream of one part."""
+    yield body

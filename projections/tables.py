@@ -1,0 +1,110 @@
+"""The tables an organizer analyses, cut from export documents: a row per seat, a row per event.
+
+Pure: each function takes one finished match's MatchExport (projections.export) and returns its
+rows in its columns' order, with typed values (ints, bools, datetimes, None). The CSV answers
+(service.exports, every cell through domain.core.cells) and the Parquet answer write these same
+rows. docs/export-format.md names and explains every column.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Final
+
+import msgspec
+
+from projections.export import MatchExport
+
+# A row per seat per match. The first ten are the columns of the first CSV, in their old order;
+# later columns are only ever added at the end, so a reader that indexes by position keeps working.
+MATCH_COLUMNS: Final = (
+    "match_id",
+    "game",
+    "tournament",
+    "seat",
+    "name",
+    "placement",
+    "score",
+    "finished_at",
+    "head_hash",
+    "bot",
+    "rules_version",
+    "seats",
+    "winner",
+    "created_at",
+    "started_at",
+    "duration_seconds",
+    "moves",
+)
+# A row per event per match, in version order.
+EVENT_COLUMNS: Final = (
+    "match_id",
+    "game",
+    "version",
+    "type",
+    "seat",
+    "command_id",
+    "command",
+    "data",
+    "recorded_at",
+    "hash",
+)
+
+
+def match_rows(document: MatchExport) -> list[tuple[Any, ...]]:
+    """One row per seat of a finished match, in MATCH_COLUMNS order."""
+    header, result = document.header, document.header.result
+    if result is None:
+        raise ValueError(f"match {header.match_id} is not finished")
+    duration = seconds_between(header.started_at, header.finished_at)
+    return [
+        (
+            header.match_id,
+            header.game,
+            header.tournament,
+            player.seat,
+            player.name,
+            result.placements[player.seat],
+            result.scores[player.seat],
+            header.finished_at,
+            header.head_hash,
+            player.bot,
+            header.rules_version,
+            header.seats,
+            player.seat in result.winners,
+            header.created_at,
+            header.started_at,
+            duration,
+            header.moves,
+        )
+        for player in header.players
+    ]
+
+
+def event_rows(document: MatchExport) -> list[tuple[Any, ...]]:
+    """One row per event of a finished match, in EVENT_COLUMNS order: its data and command as
+    compact JSON text (the data exactly the canonical bytes that were hashed)."""
+    header = document.header
+    return [
+        (
+            header.match_id,
+            header.game,
+            event.version,
+            event.type,
+            event.metadata.seat,
+            event.metadata.command_id,
+            None if event.metadata.command is None
+            else msgspec.json.encode(event.metadata.command).decode(),
+            bytes(event.data).decode(),
+            event.recorded_at,
+            event.hash,
+        )
+        for event in document.events
+    ]
+
+
+def seconds_between(start: datetime | None, end: datetime | None) -> float | None:
+    """The seconds from start to end, to the millisecond; None when either is unknown."""
+    if start is None or end is None:
+        return None
+    return round((end - start).total_seconds(), 3)
