@@ -23,7 +23,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 
 from service.errors import ServiceError
 from service.http.api.common import AnyRequest, errors
-from service.http.api.docs_page import PinnedScalar
+from service.http.api.docs_page import OfflineSwaggerUI, docs_assets
 from service.http.api.documents import TypedCommands, described_bodies, map_discriminators
 from service.http.api.exports import ExportController
 from service.http.api.games import GameController
@@ -164,7 +164,7 @@ def openapi_config() -> OpenAPIConfig:
         description="An event-sourced match service for card games.",
         use_handler_docstrings=True,
         path="/docs",
-        render_plugins=[PinnedScalar(), JsonRenderPlugin()],
+        render_plugins=[OfflineSwaggerUI(), JsonRenderPlugin()],
         components=Components(
             security_schemes={
                 "BearerToken": SecurityScheme(
@@ -266,7 +266,7 @@ def create_app(database_url: str | None = None, read_database_url: str | None = 
     app = Litestar(
         route_handlers=[health, GameController, MatchController, StreamController,
                         ReplayController, ExportController, TournamentController,
-                        web_client()],
+                        web_client(), docs_assets()],
         exception_handlers={
             ServiceError: service_error,
             **{kind: database_down for kind in UNAVAILABLE},

@@ -6,7 +6,7 @@ import re
 
 import httpx
 
-from service.http.api.docs_page import SCALAR_SHA384, SCALAR_URL
+from service.http.api.docs_page import PINNED, integrity
 from tests.api.players import seated_match
 
 STANDARD = {"x-content-type-options": "nosniff", "x-frame-options": "DENY",
@@ -37,20 +37,20 @@ async def test_every_kind_of_answer_carries_the_security_headers(server):
         secured(answer)
 
 
-async def test_the_docs_page_loads_one_script_pinned_by_version_and_integrity(server):
-    """Given the /docs page, then it loads a versioned Scalar file with its SHA-384 (never
-    @latest), nothing else from another origin, and its policy allows only that script."""
+async def test_the_docs_page_loads_only_its_own_files_each_checked_by_integrity(server):
+    """Given the /docs page, then it loads nothing from another origin, each file it loads
+    carries the integrity of its pinned SHA-256, and its policy allows our origin only."""
     async with httpx.AsyncClient(base_url=server) as client:
         page = await client.get("/docs")
     assert page.status_code == 200
     secured(page)
-    assert "@latest" not in page.text
-    outside = re.findall(r'(?:src|href)="(https?://[^"]+)"', page.text)
-    assert outside == [SCALAR_URL]
-    assert f'integrity="sha384-{SCALAR_SHA384}"' in page.text
-    assert re.search(r"@\d+\.\d+\.\d+/", SCALAR_URL)
+    loaded = re.findall(r'(?:src|href)="([^"]+)" integrity="([^"]+)"', page.text)
+    assert sorted(path.rsplit("/", 1)[1] for path, _ in loaded) == sorted(PINNED)
+    assert all(path.startswith("/docs/ui/") for path, _ in loaded)
+    assert all(given == integrity(path.rsplit("/", 1)[1]) for path, given in loaded)
+    assert not re.search(r'(?:src|href)="(?:https?:)?//', page.text)
     policy = page.headers["content-security-policy"]
-    assert f"script-src 'self' {SCALAR_URL};" in policy and "frame-ancestors 'none'" in policy
+    assert "script-src 'self';" in policy and "frame-ancestors 'none'" in policy
 
 
 async def test_the_web_clients_pages_are_utf8_html_under_the_page_policy(server):
