@@ -12,6 +12,7 @@ from msgspec import Meta
 
 from domain.core.bots import bot_names
 from domain.core.decider import CardText
+from domain.core.templates import ChooseCards
 from domain.games import BUILT_IN, GAMES
 from projections.log import LogLine
 from service.names import SAFE_TEXT
@@ -247,10 +248,19 @@ class CommandAnswer(msgspec.Struct, kw_only=True):
 
 
 class LegalAction(msgspec.Struct, kw_only=True):
-    """One command the seat may send now, unchanged, and a short line naming it for a person."""
+    """One command the seat may send now, unchanged, and a short line naming it for a person;
+    or, with ``choose``, a template: the command with one field left for a set of cards."""
 
     command: GameCommand
     label: Annotated[str, Meta(examples=["Play Gale on Bryn"])]
+    choose: Annotated[
+        ChooseCards | None,
+        Meta(description="A template instead of one command (where the combinations would be "
+             "many: Ember's discard to hand size and a payment of more than one handful): send "
+             "`command` with its field `choose.field` holding exactly `choose.count` of the "
+             "cards `choose.among` (a card listed twice may be chosen twice) that meet "
+             "`choose.rule`; decide refuses any other set (422)"),
+    ] = None
 
 
 class LegalActions(msgspec.Struct, kw_only=True):

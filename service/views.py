@@ -8,6 +8,8 @@ from typing import Any
 import msgspec
 
 from domain.core import match
+from domain.core.decider import Game
+from domain.core.templates import Template
 from projections.log import seat_log
 from service import schemas
 from service.clock import deadlines
@@ -84,16 +86,21 @@ def match_view(
 
 
 def actions(loaded: Loaded, seat: int) -> list[schemas.LegalAction]:
-    """The seat's legal commands, each ready to send back, with its label for a person."""
+    """The seat's legal actions as offered (Rulebook.offered): each command ready to send back,
+    or a template with the set of cards left to choose, with its label for a person."""
     state, game = loaded.state, loaded.game
     if not isinstance(state, match.Table) or match.outcome(game, state) is not None:
         return []
-    return [
-        schemas.LegalAction(
-            command=msgspec.to_builtins(command), label=game.label(state.game, seat, command)
-        )
-        for command in game.legal_actions(state.game, seat)
-    ]
+    return [_offered(game, state.game, seat, action) for action in game.offered(state.game, seat)]
+
+
+def _offered(game: Game, state: Any, seat: int, action: Any) -> schemas.LegalAction:
+    """One offered action as the API writes it."""
+    if isinstance(action, Template):
+        return schemas.LegalAction(command=msgspec.to_builtins(action.command), label=action.label,
+                                   choose=action.choose)
+    return schemas.LegalAction(command=msgspec.to_builtins(action),
+                               label=game.label(state, seat, action))
 
 
 def log_page(loaded: Loaded, stored: list[Any], seat: int | None, after: int) -> schemas.LogPage:

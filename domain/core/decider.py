@@ -96,6 +96,9 @@ class Rulebook(Generic[S, C, E, V, A]):
       too; their clocks do not run and no bot is asked to act for them (None: ``to_act``).
     - ``cards``: what each card does, for a player reading the table (a game whose cards carry
       abilities: Deathwick's Grimoire); empty where a card is only its number and suit.
+    - ``offer(state, seat)``: the seat's legal actions as a client is offered them: complete
+      commands, and a ``Template`` (domain.core.templates) where the choice is a set of cards
+      whose combinations would be many (Ember's discard and payments); None: ``legal_actions``.
     - ``on_time_out(state, seat)``: the command played for a seat whose turn clock ran out, one
       of its legal actions (the game's declared default: the lowest card, "allow" in a reaction
       window...); None: the seat's first legal action (see ``time_out_action``).
@@ -130,10 +133,16 @@ class Rulebook(Generic[S, C, E, V, A]):
     on_time_out: Callable[[S, int], A | None] | None = None
     may_act: Callable[[S], tuple[int, ...]] | None = None
     cards: tuple[CardText, ...] = ()
+    offer: Callable[[S, int], list[Any]] | None = None
 
     def decide(self, state: S, seat: int, command: C, rng: Rng) -> list[E]:
         """The events a seat's command causes (``decide_steps`` without the state they lead to)."""
         return self.decide_steps(state, seat, command, rng).events
+
+    def offered(self, state: S, seat: int) -> list[Any]:
+        """The seat's legal actions as a client is offered them (``offer``, else
+        ``legal_actions``): complete commands and templates."""
+        return self.legal_actions(state, seat) if self.offer is None else self.offer(state, seat)
 
     def acting(self, state: S) -> tuple[int, ...]:
         """The seats that may send a command now (``may_act``, else the seats in ``to_act``)."""

@@ -9,7 +9,7 @@ from domain.ember import audit, bot, commands, events, flow, labels, log, observ
 from domain.ember.commands import Command
 from domain.ember.events import Event
 from domain.ember.evolve import evolve
-from domain.ember.legal import legal_actions, may_act, to_act
+from domain.ember.legal import legal_actions, may_act, offer, to_act
 from domain.ember.observer import EmberView
 from domain.ember.rules import decide_steps
 from domain.ember.state import UNDEALT, State, Undealt
@@ -41,6 +41,7 @@ def rulebook(ruleset: Ruleset) -> EmberRulebook:
         legal_actions=legal_actions,
         to_act=to_act,
         may_act=may_act,
+        offer=offer,
         observe=observer.observe,
         log_entries=log.log_entries,
         outcome=outcome.outcome,

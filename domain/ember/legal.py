@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from itertools import combinations
 
+import msgspec
+
+from domain.core.templates import ChooseCards, Template
 from domain.ember.board import (
     card_of,
     cost_for,
@@ -18,7 +21,7 @@ from domain.ember.board import (
     warded,
     working,
 )
-from domain.ember.cards import ARCHMAGE, CARDS, DRAGONS, shown
+from domain.ember.cards import ARCHMAGE, CARDS, DRAGONS, card_set, shown, title
 from domain.ember.commands import (
     Command,
     Conjure,
@@ -32,6 +35,7 @@ from domain.ember.commands import (
 from domain.ember.costs import payments
 from domain.ember.effects import choices, opponents
 from domain.ember.state import Playing, State, Undealt
+from domain.ember.texts import cost_words
 from domain.ember.versions import ruleset_of
 
 
@@ -162,3 +166,54 @@ def archmage_plays(state: Playing, seat: int) -> list[PlayArchmage]:
                 plays.append(PlayArchmage(effect="regenerate", target=held.card))
     return plays
 
+
+
+def offer(state: State | Undealt, seat: int) -> list[Command | Template]:
+    """The legal actions as a client is offered them: a discard to hand size and a payment of
+    more than one handful as one template each (choose k of the hand), not every combination."""
+    if not isinstance(state, Playing) or state.seats[seat].conceded or closing(state) \
+            or seat != state.turn:
+        return [*legal_actions(state, seat)]
+    offered: list[Command | Template] = []
+    seen: set[Conjure | EndTurn] = set()
+    for action in turn_actions(state, seat):
+        if isinstance(action, EndTurn | Conjure):
+            kind = _kind(action)
+            if kind in seen:
+                continue
+            seen.add(kind)
+            offered.append(_template(state, seat, action) or action)
+        else:
+            offered.append(action)
+    return [*offered, *powers(state, seat)]
+
+
+def _kind(action: Conjure | EndTurn) -> Conjure | EndTurn:
+    """The action with its set of cards left empty: what its template stands for."""
+    if isinstance(action, EndTurn):
+        return msgspec.structs.replace(action, discard=())
+    return msgspec.structs.replace(action, paid=())
+
+
+def _template(state: Playing, seat: int, action: Conjure | EndTurn) -> Template | None:
+    """The template a conjure or an end of turn belongs to, when its cards are a choice among
+    more than one set (None: the action is the only one of its kind, offered as it is)."""
+    hand = tuple(sorted(shown(card) for card in state.seats[seat].hand))
+    if isinstance(action, EndTurn):
+        if not action.discard:
+            return None
+        count = len(action.discard)
+        call = " and make the Call" if action.call else ""
+        cards = f"{count} card{'s' if count > 1 else ''}"
+        return Template(command=action, label=(
+            f"End your turn{call}, discarding {cards} of your choice"),
+            choose=ChooseCards(field="discard", count=count, among=hand))
+    cost = cost_for(state, seat, action.card)
+    if len(payments(cost, hand)) < 2:
+        return None
+    words = cost_words(cost, card_set(state.rules_version))
+    onto = "" if action.onto is None else f" onto {state.names[action.onto]}"
+    return Template(command=action,
+                    label=f"Conjure {title(action.card)}{onto}, paying {words}",
+                    choose=ChooseCards(field="paid", count=len(action.paid), among=hand,
+                                       rule=f"the cards pay {words}"))
