@@ -249,17 +249,17 @@ class CommandAnswer(msgspec.Struct, kw_only=True):
 
 class LegalAction(msgspec.Struct, kw_only=True):
     """One command the seat may send now, unchanged, and a short line naming it for a person;
-    or, with ``choose``, a template: the command with one field left for a set of cards."""
+    with ``choose``, a template: any other set of cards in one field is as legal."""
 
     command: GameCommand
     label: Annotated[str, Meta(examples=["Play Gale on Bryn"])]
     choose: Annotated[
         ChooseCards | None,
-        Meta(description="A template instead of one command (where the combinations would be "
-             "many: Ember's discard to hand size and a payment of more than one handful): send "
-             "`command` with its field `choose.field` holding exactly `choose.count` of the "
-             "cards `choose.among` (a card listed twice may be chosen twice) that meet "
-             "`choose.rule`; decide refuses any other set (422)"),
+        Meta(description="A template, where the combinations would be many (Ember's discard "
+             "to hand size, a payment of more than one handful): `command` is one legal move "
+             "(the first set), and its field `choose.field` may instead hold any `choose.count` "
+             "of the cards `choose.among` (a card listed twice may be chosen twice) that meet "
+             "`choose.rule`; the server refuses any other set (422)"),
     ] = None
 
 
