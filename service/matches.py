@@ -22,7 +22,7 @@ from service.access import Access
 from service.clock import owed_since
 from service.errors import ServiceError, not_found, version_clash
 from service.loading import Loaded, StateCache, game_of, kept_times
-from service.names import nickname
+from service.names import look_alike
 from service.reads import Reads
 from service.sources import Clock, SeedSource, secret_seed, wall_clock
 from service.store import (
@@ -162,7 +162,8 @@ class MatchService:
         await self._open_lobby(parse_id(match_id))
         await self.access.invited(parse_id(match_id), body.invite)
         token = None if body.bot else auth.new_token()
-        name = nickname(body.name) if body.name else ""  # "Zoë" in NFC or NFD is one name
+        name = body.name or ""  # prepared by the one name rule as the body was decoded
+        await self._distinct(match_id, name)
         command = match.JoinSeat(name=name, client_seed=body.client_seed, bot=body.bot)
         hashed = auth.token_hash(token) if token else None
         done = await self._apply(match_id, Sent(None, command, token_hash=hashed))
@@ -272,6 +273,13 @@ class MatchService:
         """The match at its latest version: as held here when one probe proves it (no row read:
         StateCache.current), else loaded."""
         return await self.cache.current(match_id) or await self.cache.load(match_id)
+
+    async def _distinct(self, match_id: str, name: str) -> None:
+        """422 for a name that looks like one already at the table (service.names.likeness)."""
+        alike = look_alike(name, list((await self.cache.load(parse_id(match_id))).state.names))
+        if name and alike is not None:
+            raise ServiceError(422, f"the name {name!r} looks like {alike!r}, already at this "
+                               "table; choose a name the others can tell apart")
 
     def _answer(self, done: Outcome, seat: int) -> schemas.CommandAnswer:
         """The version, the caller's new view and its legal actions now: one request a move."""

@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import re
 
+import msgspec
+import pytest
+
 from service.cli.play import render
-from service.names import SAFE_TEXT, nickname, shown
+from service.names import SAFE_TEXT, Refused, likeness, look_alike, nickname, person_text, shown
+from service.schemas import CreateMatch, JoinSeat, person_fields
+from service.tournament.schemas import CreateTournament, Register
 
 
 def test_the_safe_text_pattern_refuses_each_unsafe_category_and_keeps_the_rest():
@@ -39,3 +44,75 @@ def test_text_from_a_server_is_printed_with_its_unsafe_characters_escaped():
     assert "\x1b" not in drawn and "\\u001b[2J\\u000aSYSTEM" in drawn
     assert len(drawn.split("\n")) == 4
     assert shown("plain") == "plain"
+
+
+# Names a person cannot see or tell apart, each refused by the one rule (issue #34, defects 3, 8).
+INVISIBLE = {
+    "a tag (U+E0041)": "Ash\U000e0041",
+    "the tag that begins a tag sequence (U+E0001)": "\U000e0001Ash",
+    "a musical format character (U+1D173)": "Ash\U0001d173",
+    "private use, plane 15": "Ash\U000f0000",
+    "private use, plane 16": "Ash\U00100000",
+    "a Hangul filler (U+3164)": "Ash\u3164",
+    "the halfwidth Hangul filler (U+FFA0)": "\uffa0",
+    "the braille blank (U+2800)": "Ash\u2800",
+    "the combining grapheme joiner (U+034F)": "A\u034fsh",
+    "a variation selector (U+FE0F)": "Ash\ufe0f",
+    "a supplementary variation selector (U+E0100)": "Ash\U000e0100",
+    "a zero-width space (U+200B)": "A\u200bsh",
+    "an unassigned code point (U+0378)": "Ash\u0378",
+}
+
+
+@pytest.mark.parametrize("name", INVISIBLE.values(), ids=INVISIBLE.keys())
+def test_a_name_holding_a_character_nobody_sees_is_refused_naming_it(name):
+    """Given a name with an invisible or format character, in any plane, when it is decided,
+    then it is refused with a message naming the character by its code point."""
+    hidden = next(c for c in name if c not in "Ash")
+    with pytest.raises(Refused, match=f"U\\+{ord(hidden):04X}"):
+        person_text(name)
+
+
+@pytest.mark.parametrize("name", ["   ", "\u3000", " \u00a0\u2003"])
+def test_a_blank_name_is_refused(name):
+    """Given a name of spaces alone (of any kind), then it is refused: it would be stored as ''."""
+    with pytest.raises(Refused, match="blank"):
+        person_text(name)
+
+
+def test_a_name_that_grows_when_normalised_is_refused_not_stored_longer_than_checked():
+    """Given U+FDFA twice (2 characters, 36 once NFKC), then it is refused as growing; a name
+    that NFKC maps one to one (full-width letters) or shrinks (a decomposed letter) passes."""
+    with pytest.raises(Refused, match="grows"):
+        person_text("\ufdfa\ufdfa")
+    assert person_text("\uff21sh") == "Ash" and person_text("Zoe\u0308") == "Zo\u00eb"
+    with pytest.raises(Refused, match="at most 32"):
+        person_text("\uff41" * 33)
+
+
+def test_names_that_look_alike_are_one_name_at_a_table():
+    """Given 'Ash' at a table, then 'ASH', 'Ash' with a Cyrillic A and a mathematical bold 'Ash'
+    look like it; 'Ada' and 'Bryn' do not."""
+    cyrillic, bold = "\u0410sh", "\U0001d400\U0001d42c\U0001d421"
+    for alike in ("ASH", cyrillic, bold):
+        assert look_alike(alike, ["Bryn", "Ash"]) == "Ash", alike
+    assert look_alike("Ada", ["Ash", "Bryn"]) is None
+    assert likeness(cyrillic) == likeness("ash")
+
+
+@pytest.mark.parametrize("body", [JoinSeat, Register, CreateTournament, CreateMatch])
+def test_every_body_with_a_name_decides_it_with_the_one_rule_as_it_is_decoded(body):
+    """Given each request body that carries text others will see (a seat's name, an entrant's,
+    a tournament's, a label), when it is decoded with a tag character in it, then the decoder
+    refuses it naming the field; a plain name is kept as prepared."""
+    fields = [field for field, _ in person_fields(body)]
+    assert fields, body
+    base = {"game": "wick-and-ember", "seats": 2, "table_size": 2, "format": "swiss",
+            "name": "Ash"}
+    keep = {key: value for key, value in base.items() if key in body.__struct_fields__}
+    for field in fields:
+        sent = {**keep, field: "Ash\U000e0041"}
+        with pytest.raises(msgspec.ValidationError, match=f"the '{field}' field holds U\\+E0041"):
+            msgspec.json.decode(msgspec.json.encode(sent), type=body)
+        kept = msgspec.json.decode(msgspec.json.encode({**keep, field: "  Ash  "}), type=body)
+        assert getattr(kept, field) == "Ash"

@@ -32,7 +32,7 @@ from service import auth
 from service.errors import ServiceError, forbidden, unauthorized
 from service.loading import game_of
 from service.matches import MatchService, rule_errors
-from service.names import nickname
+from service.names import likeness
 from service.sources import SeedSource, secret_seed
 from service.store import EventStore, PostgresStore
 from service.store.tournaments import (
@@ -61,7 +61,7 @@ class TournamentService:
         settings = settings_of(body)
         seed, token = self.seeds(), auth.new_token()
         row = await self.store.create(NewTournament(
-            tournament_id=str(uuid.uuid4()), name=nickname(body.name),
+            tournament_id=str(uuid.uuid4()), name=body.name,
             settings=msgspec.to_builtins(settings), auto_advance=body.auto_advance, seed=seed,
             seed_commitment=hashlib.sha256(seed).hexdigest(),
             organizer_token_hash=auth.token_hash(token)))
@@ -93,14 +93,14 @@ class TournamentService:
                                f"{held.row.status}); no entrant can be added")
         if body.bot is not None and body.bot not in bot_names(held.settings):
             raise ServiceError(422, f"{held.settings.game} has no bot {body.bot!r}")
-        name = nickname(body.name)
+        name = body.name  # prepared by the one name rule as the body was decoded
         token = None if body.bot else auth.new_token()
         hashed = auth.token_hash(token) if token else None
         try:
-            number = await self.store.register(held.row, name, name.casefold(), body.bot, hashed)
+            number = await self.store.register(held.row, name, likeness(name), body.bot, hashed)
         except NameTaken:
-            raise ServiceError(409, f"an entrant of this tournament is already named {name!r}"
-                               ) from None
+            raise ServiceError(409, f"an entrant of this tournament is already named {name!r} "
+                               "or a name that looks like it") from None
         except RevisionConflict:
             raise changed(tournament_id) from None
         entrant = ts.EntrantInfo(number=number, name=name, bot=body.bot)
