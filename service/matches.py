@@ -397,9 +397,14 @@ def decode_command(game: Game, command: dict[str, Any]) -> Any:
     """The sent command as one of the match's game's commands (the one place a command is
     decoded); 422 naming what is wrong otherwise."""
     try:
-        return as_typed(command_decoder(game), command)
+        typed = as_typed(command_decoder(game), command)
     except msgspec.ValidationError as error:
         raise ServiceError(422, f"invalid command: {error}") from None
+    unknown = schemas.unknown_fields(command, typed)
+    if unknown:
+        raise ServiceError(400, f"the command has a field {unknown[0]!r} a {tag_of(typed)!r} "
+                           "command does not take (is it spelt as documented?)", fields=unknown)
+    return typed
 
 
 def change_of(after: Loaded, seed: bytes, sent: Sent, record: CommandRecord | None) -> Change:

@@ -43,6 +43,21 @@ class Body(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     one_of: ClassVar[tuple[str, ...]] = ()
 
 
+def unknown_fields(sent: Any, typed: Any, at: str = "command") -> list[str]:
+    """The fields of ``sent`` (JSON as received) that ``typed`` (what it decoded to) has no place
+    for, as paths: a command is strict like a body, though each game's Structs ignore unknowns."""
+    if isinstance(typed, msgspec.Struct) and isinstance(sent, dict):
+        known = {field.encode_name: field.name for field in msgspec.structs.fields(typed)}
+        tag = typed.__struct_config__.tag_field
+        return [path for key, value in sent.items() if key != tag
+                for path in ([f"{at}.{key}"] if key not in known else
+                             unknown_fields(value, getattr(typed, known[key]), f"{at}.{key}"))]
+    if isinstance(typed, list | tuple) and isinstance(sent, list):
+        return [path for n, (value, kept) in enumerate(zip(sent, typed, strict=False))
+                for path in unknown_fields(value, kept, f"{at}[{n}]")]
+    return []
+
+
 class GameInfo(msgspec.Struct, kw_only=True):
     """A game in the catalogue: its latest rules version (new matches) and the ones carried."""
 
