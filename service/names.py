@@ -82,11 +82,16 @@ def described(character: str) -> str:
 
 
 def likeness(name: str) -> str:
-    """What a name looks like: case folded, each character its confusables class's
-    representative (UTS #39's skeleton); two names alike cannot share a table."""
+    """What a name looks like: its skeleton (UTS #39), case folded, and the skeleton of that
+    (a Greek capital beta is a B before it is folded to a beta); two alike cannot share a table."""
+    return _skeleton(_skeleton(nickname(name)).casefold())
+
+
+def _skeleton(text: str) -> str:
+    """UTS #39's skeleton: NFD, each character its confusables class's representative, NFD."""
     classes = _classes()
-    folded = unicodedata.normalize("NFD", nickname(name).casefold())
-    return unicodedata.normalize("NFD", "".join(classes.get(c, c) for c in folded))
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFD", "".join(classes.get(c, c) for c in decomposed))
 
 
 def look_alike(name: str, taken: list[str]) -> str | None:

@@ -116,3 +116,9 @@ def test_every_body_with_a_name_decides_it_with_the_one_rule_as_it_is_decoded(bo
             msgspec.json.decode(msgspec.json.encode(sent), type=body)
         kept = msgspec.json.decode(msgspec.json.encode({**keep, field: "  Ash  "}), type=body)
         assert getattr(kept, field) == "Ash"
+
+
+def test_a_capital_that_looks_like_a_latin_one_is_alike_before_it_is_folded():
+    """Given "Bryn" and "Bryn" spelt with a Greek capital beta (which folds to a small beta, no
+    longer like a b), then the two look alike."""
+    assert likeness("\u0392ryn") == likeness("Bryn") == likeness("BRYN")
