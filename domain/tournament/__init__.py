@@ -3,6 +3,15 @@
 The rules are stated in docs/tournaments.md.
 """
 
+from .actions import (
+    Action,
+    canonical,
+    check_actions,
+    due_withdrawal,
+    forfeits,
+    tournament_id,
+    voided,
+)
 from .model import (
     Entrant,
     NoRound,
@@ -15,13 +24,14 @@ from .model import (
     active,
     check_settings,
 )
-from .pairing import pair_round, rounds_total
+from .pairing import ended, pair_round, rounds_total
 from .scoring import bye_points, decimal, lot, match_points
 from .standings import CSV_COLUMNS, TIEBREAKS, Standing, rows, standings, standings_csv
 
 __all__ = [
     "CSV_COLUMNS",
     "TIEBREAKS",
+    "Action",
     "Entrant",
     "NoRound",
     "Pairing",
@@ -33,8 +43,13 @@ __all__ = [
     "TournamentError",
     "active",
     "bye_points",
+    "canonical",
+    "check_actions",
     "check_settings",
     "decimal",
+    "due_withdrawal",
+    "ended",
+    "forfeits",
     "lot",
     "match_points",
     "pair_round",
@@ -42,4 +57,6 @@ __all__ = [
     "rows",
     "standings",
     "standings_csv",
+    "tournament_id",
+    "voided",
 ]

@@ -14,6 +14,7 @@ Seeding = Literal["registration", "standing"]
 FORMATS: tuple[str, ...] = ("round-robin", "swiss", "single-elimination")
 ROUNDS_MAX = 64
 TURN_SECONDS_MAX = 24 * 3600
+ENTRANTS_MAX = 1024  # the most any tournament may take (a server may cap lower)
 
 
 class TournamentError(Exception):
@@ -29,8 +30,10 @@ class NoRound(TournamentError):
     The tournament ends after the rounds it has played (docs/tournaments.md, "Ending")."""
 
 
-class Settings(msgspec.Struct, frozen=True, kw_only=True):
-    """What an organizer chose: the game, its table size, the format and the number of rounds."""
+class Settings(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """What an organizer chose: the game, its table size, the format and the number of rounds.
+    Defaults are left out of its encoding, so a setting added later with a default does not
+    change the canonical form (and the id) of a tournament made before it."""
 
     game: str
     rules_version: str
@@ -40,6 +43,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     rounds: int | None = None  # None: the format's natural count (rounds_total)
     seeding: Seeding = "registration"  # single elimination only
     turn_seconds: int | None = None
+    max_entrants: int | None = None  # None: the server's cap
+    approval: bool = False  # entrants wait for the organizer's approval
+    forfeits_to_withdraw: int | None = None  # None: forfeits never withdraw an entrant
 
 
 class Entrant(msgspec.Struct, frozen=True, kw_only=True):
@@ -67,11 +73,13 @@ class Pairing(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class TableResult(msgspec.Struct, frozen=True, kw_only=True):
-    """A table's verified result: placements indexed by seat (1 = first; ties share)."""
+    """A table's verified result: placements indexed by seat (1 = first; ties share), and the
+    entrants who forfeited it (their games there are not played ones)."""
 
     round: int
     table: int
     placements: list[int]
+    forfeited: list[int] = []
 
 
 class RoundRecord(msgspec.Struct, frozen=True, kw_only=True):
@@ -79,6 +87,7 @@ class RoundRecord(msgspec.Struct, frozen=True, kw_only=True):
 
     pairing: Pairing
     results: list[TableResult] = []
+    void: list[int] = []  # tables declared void: no match, no result
 
     def result(self, table: int) -> TableResult | None:
         """The result of table ``table``, or None while it has none."""
@@ -109,6 +118,12 @@ def check_settings(settings: Settings, min_seats: int, max_seats: int) -> None:
     seconds = settings.turn_seconds
     if seconds is not None and not 1 <= seconds <= TURN_SECONDS_MAX:
         raise TournamentError(f"turn_seconds must be 1 to {TURN_SECONDS_MAX}, or absent")
+    cap = settings.max_entrants
+    if cap is not None and not max(2, size) <= cap <= ENTRANTS_MAX:
+        raise TournamentError(f"max_entrants must be {max(2, size)} to {ENTRANTS_MAX}, or absent")
+    limit = settings.forfeits_to_withdraw
+    if limit is not None and not 1 <= limit <= ROUNDS_MAX:
+        raise TournamentError(f"forfeits_to_withdraw must be 1 to {ROUNDS_MAX}, or absent")
 
 
 def active(entrants: list[Entrant], round_number: int) -> list[Entrant]:

@@ -44,6 +44,27 @@ def _log_ceil(count: int, base: int) -> int:
     return rounds
 
 
+def ended(
+    settings: Settings, seed: bytes, entrants: list[Entrant], history: list[RoundRecord]
+) -> str | None:
+    """Why no round can follow ``history`` before the last (too few entrants left, or the
+    bracket decided), or None while one can; cheap: it pairs nothing."""
+    number = len(history) + 1
+    playing = {e.number for e in active(entrants, number)}
+    if len(playing) < max(2, settings.table_size):
+        return f"round {number} has only {len(playing)} entrants still in"
+    if settings.format == "single-elimination" and history:
+        draw = lot(seed, entrants)
+        if settings.seeding == "standing":
+            alive = set(elimination.advanced(history[-1], draw)) & playing
+        else:
+            seeds = [e.number for e in active(entrants, 1)]
+            alive = {n for n in elimination.slots(seeds, history, draw) if n in playing}
+        if len(alive) < 2:
+            return f"the bracket is decided before round {number}"
+    return None
+
+
 def pair_round(
     settings: Settings, seed: bytes, entrants: list[Entrant], history: list[RoundRecord]
 ) -> Pairing:
@@ -53,9 +74,10 @@ def pair_round(
     if number > total:
         raise TournamentError(f"the tournament has {total} rounds; all are paired")
     _check_history(history)
+    why = ended(settings, seed, entrants, history)
+    if why is not None:
+        raise NoRound(why)
     playing = [e.number for e in active(entrants, number)]
-    if len(playing) < max(2, settings.table_size):
-        raise NoRound(f"round {number} has only {len(playing)} entrants still in")
     if settings.format == "round-robin":
         return _round_robin(settings, seed, entrants, history, playing, number)
     if settings.format == "swiss":
@@ -71,7 +93,7 @@ def _check_history(history: list[RoundRecord]) -> None:
         if record.pairing.round != expected:
             raise TournamentError(f"round {expected} is recorded as round {record.pairing.round}")
         for table in record.pairing.tables:
-            if record.result(table.number) is None:
+            if record.result(table.number) is None and table.number not in record.void:
                 raise TournamentError(f"round {expected}, table {table.number} has no result yet")
 
 

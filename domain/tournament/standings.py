@@ -67,7 +67,7 @@ def standings(
             name=names[number].name,
             points=out[number][0].points,
             tiebreaks=out[number][1],
-            played=len(out[number][0].games),
+            played=sum(1 for g in out[number][0].games if g.played),
             byes=len(out[number][0].byes),
             withdrawn=names[number].withdrew_after is not None,
         )

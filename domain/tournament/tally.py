@@ -19,6 +19,12 @@ class Game(msgspec.Struct, frozen=True, kw_only=True):
     seat: int
     points: Fraction
     against: dict[int, Fraction]  # opponent number -> 1 above it, 1/2 tied, 0 below
+    # (an opponent met over the board: a forfeit's other side is left out)
+
+    @property
+    def played(self) -> bool:
+        """Whether the game was played against anyone (not won or lost by forfeit alone)."""
+        return bool(self.against)
 
 
 class Record(msgspec.Struct, kw_only=True):
@@ -50,14 +56,16 @@ def tally(
 
 
 def _count_table(records: dict[int, Record], seats: list[int], result: TableResult) -> None:
-    """Add one finished table to each of its entrants' records."""
+    """Add one finished table to each of its entrants' records; a forfeit earns its points but
+    is no game played between the forfeiting entrant and the others (nor a meeting)."""
+    gone = set(result.forfeited)
     for seat, number in enumerate(seats):
         mine = records[number]
         points = match_points(result.placements, seat)
         against = {
             other: versus(result.placements, seat, other_seat)
             for other_seat, other in enumerate(seats)
-            if other_seat != seat
+            if other_seat != seat and not {number, other} & gone
         }
         mine.games.append(
             Game(round=result.round, table=result.table, seat=seat, points=points, against=against)

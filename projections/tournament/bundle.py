@@ -13,10 +13,10 @@ from typing import Any
 
 import msgspec
 
-from domain.tournament import Entrant, Pairing, Settings, Standing, rows
+from domain.tournament import Action, Entrant, Pairing, Settings, Standing, rows
 from projections.export import Hex, MatchExport, Time
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: the id binds the settings; the organizer's actions
 
 
 class BundleTable(msgspec.Struct, frozen=True, kw_only=True):
@@ -29,7 +29,8 @@ class BundleTable(msgspec.Struct, frozen=True, kw_only=True):
 
 class TournamentLine(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind",
                      tag="tournament"):
-    """The header: settings, the seed (revealed, it is finished) and its commitment, entrants."""
+    """The header: settings, the seed (revealed, it is finished) and its commitment, entrants,
+    and the organizer's (and the server's) actions in the order recorded."""
 
     format_version: int
     tournament_id: str
@@ -40,6 +41,7 @@ class TournamentLine(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"
     entrants: list[Entrant]
     created_at: Time
     finished_at: Time | None
+    actions: list[Action] = []
 
 
 class RoundLine(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", tag="round"):
@@ -98,6 +100,7 @@ def encode_header(
     entrants: list[Entrant],
     created_at: datetime,
     finished_at: datetime | None,
+    actions: list[Action] | None = None,
 ) -> bytes:
     """The header line, newline included."""
     line = TournamentLine(
@@ -110,6 +113,7 @@ def encode_header(
         entrants=entrants,
         created_at=created_at,
         finished_at=finished_at,
+        actions=actions or [],
     )
     return msgspec.json.encode(line) + b"\n"
 

@@ -1,9 +1,12 @@
 """Checking a tournament bundle without trusting the server, one line at a time.
 
-In order, stopping at the first difference: the seed against its commitment; each match with
-projections.verify and against its round's table; each round's pairing re-derived by
-pair_round from the verified results of the rounds before it; every table has its match; the
-standings recomputed from the verified results. Only the results are kept, never a match.
+In order, stopping at the first difference: the seed against its commitment and the id
+against the settings it binds; each match with projections.verify and against its round's
+table (a forfeit's entrant placed last); each round's pairing re-derived by pair_round from
+the verified results of the rounds before it; every table has its match (or was declared
+void); the actions agree with the entrants; the number of rounds recomputed (a bundle cut short
+is refused); the standings recomputed from the verified results. Only the results are kept,
+never a match.
 """
 
 from __future__ import annotations
@@ -20,10 +23,16 @@ from domain.tournament import (
     RoundRecord,
     TableResult,
     TournamentError,
+    check_actions,
+    due_withdrawal,
+    ended,
+    forfeits,
     pair_round,
     rounds_total,
     rows,
     standings,
+    tournament_id,
+    voided,
 )
 from projections.tournament.bundle import (
     FORMAT_VERSION,
@@ -84,6 +93,7 @@ class _Walk:
         self.paired = 0  # rounds whose pairing was re-derived and found equal
         self.final: StandingsLine | None = None
         self.checked: list[str] = []
+        self.gone: dict[tuple[int, int], list[int]] = {}  # forfeits by (round, table)
 
     def line(self, number: int, raw: bytes) -> None:
         """Check one line in its place."""
@@ -122,6 +132,13 @@ class _Walk:
             stop("commitment", "sha256(tournament seed) does not match the seed commitment",
                  expected=line.seed_commitment, found=digest)
         self.checked.append("commitment")
+        derived = tournament_id(line.seed_commitment, line.name, line.settings)
+        if derived != line.tournament_id:
+            stop("settings", "the tournament id does not follow from its name, settings and "
+                 "seed commitment: the settings (or the name) are not the ones it was created "
+                 "with", expected=derived, found=line.tournament_id)
+        self.checked.append("settings")
+        self.gone = forfeits(line.actions)
 
     def _round(self, line: RoundLine) -> None:
         """A round's line: the next in order; its pairing checked once earlier results are in."""
@@ -144,11 +161,20 @@ class _Walk:
             stop("matches", f"round {line.round}, table {line.table}: match "
                  f"{report.match_id} does not verify: {report.problem.message}",
                  expected=report.problem.expected, found=report.problem.found, **where)
+        if line.table in voided(self.header.actions, line.round):
+            stop("matches", f"round {line.round}, table {line.table}: a match for a table "
+                 "declared void", **where)
         check_match(self.header, table, line.export, line.round)
         assert line.export.header.result is not None
+        placements = line.export.header.result.placements
+        gone = self.gone.get((line.round, line.table), [])
+        for number in gone:
+            seat = table.seats.index(number) if number in table.seats else None
+            if seat is None or placements[seat] != max(placements):
+                stop("actions", f"round {line.round}, table {line.table}: entrant {number} "
+                     "forfeited but is not placed last", **where)
         self.results[(line.round, line.table)] = TableResult(
-            round=line.round, table=line.table, placements=line.export.header.result.placements
-        )
+            round=line.round, table=line.table, placements=placements, forfeited=gone)
         self._pair_ready()
 
     def _table(self, round_number: int, table_number: int) -> Any:
@@ -164,18 +190,23 @@ class _Walk:
 
     def history(self, upto: int) -> list[RoundRecord]:
         """The rounds before ``upto`` as pairings with their verified results."""
+        assert self.header is not None
         return [
             RoundRecord(
                 pairing=as_pairing(line),
                 results=[self.results[(line.round, t.table)] for t in line.tables
                          if (line.round, t.table) in self.results],
+                void=voided(self.header.actions, line.round),
             )
             for line in self.rounds[: upto - 1]
         ]
 
     def _complete(self, line: RoundLine) -> bool:
-        """Whether every table of a round has its verified result."""
-        return all((line.round, t.table) in self.results for t in line.tables)
+        """Whether every table of a round has its verified result (or was declared void)."""
+        assert self.header is not None
+        void = voided(self.header.actions, line.round)
+        return all((line.round, t.table) in self.results or t.table in void
+                   for t in line.tables)
 
     def _pair_ready(self) -> None:
         """Re-derive every round whose earlier rounds are all complete and compare."""
@@ -202,32 +233,61 @@ class _Walk:
         if self.header is None:
             stop("format", "the bundle is empty")
         for line in self.rounds:
+            void = voided(self.header.actions, line.round)
             for t in line.tables:
-                if (line.round, t.table) not in self.results:
+                if (line.round, t.table) not in self.results and t.table not in void:
                     stop("matches", f"round {line.round}, table {t.table}: no match in the "
                          f"bundle (match {t.match_id} is missing)", round=line.round,
                          table=t.table)
         self.checked += ["matches", "pairing"]
+        self._check_actions()
         self._check_rounds()
         self._check_standings()
         self.checked.append("standings")
 
+    def _check_actions(self) -> None:
+        """The actions name registered entrants and played rounds, every withdrawal is one,
+        and each entrant at the forfeits that withdraw it (settings) is withdrawn by then."""
+        assert self.header is not None
+        header = self.header
+        try:
+            check_actions(header.actions, header.entrants, len(self.rounds))
+        except TournamentError as error:
+            stop("actions", error.message)
+        for e in header.entrants:
+            for count in range(1, len(header.actions) + 1):
+                taken = header.actions[:count]
+                last = taken[-1]
+                if last.kind == "forfeit" and last.entrant == e.number and due_withdrawal(
+                        header.settings, taken, e.number) and (
+                        e.withdrew_after is None or e.withdrew_after > last.round):
+                    stop("actions", f"entrant {e.number} reached forfeits_to_withdraw in round "
+                         f"{last.round} but was not withdrawn then", round=last.round)
+        self.checked.append("actions")
+
     def _check_rounds(self) -> None:
-        """The bundle holds every round the tournament has (or the bracket was decided)."""
+        """The bundle holds every round the tournament has: the count recomputed from the
+        settings and entrants, or fewer when no round could follow (recomputed too) or the
+        organizer ended it after the last (an end recorded in the actions)."""
         assert self.header is not None
         settings, entrants = self.header.settings, self.header.entrants
         try:
             total = rounds_total(settings, entrants)
         except TournamentError as error:
             stop("pairing", f"the tournament cannot be run: {error.message}")
-        if len(self.rounds) >= total:
+        played = len(self.rounds)
+        if played > total:
+            stop("pairing", f"the bundle has {played} rounds, the tournament {total}")
+        if played == total:
             return
-        try:
-            pair_round(settings, self.seed, entrants, self.history(len(self.rounds) + 1))
-        except TournamentError:
+        if ended(settings, self.seed, entrants, self.history(played + 1)) is not None:
             return
-        stop("pairing", f"round {len(self.rounds) + 1} is missing: the tournament has "
-             f"{total} rounds, the bundle {len(self.rounds)}", round=len(self.rounds) + 1)
+        if any(a.kind == "end" and a.by == "organizer" and a.round == played
+               for a in self.header.actions):
+            self.checked.append(f"ended by the organizer after round {played} of {total}")
+            return
+        stop("pairing", f"round {played + 1} is missing: the tournament has {total} rounds, "
+             f"the bundle {played}, and nothing ended it early", round=played + 1)
 
     def _check_standings(self) -> None:
         """The standings line equals the standings recomputed from the verified results."""

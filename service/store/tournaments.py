@@ -1,4 +1,5 @@
-"""The tournament store on Postgres (migration 0008): tournaments, entrants, rounds, tables.
+"""The tournament store on Postgres (migrations 0008, 0009): tournaments, entrants, rounds,
+tables, and the organizer's actions.
 
 Every change is written at the tournament's ``revision`` and bumps it, in one transaction with
 the rows it adds, so two writers (two requests, two servers, the sweep) never both change the
@@ -20,8 +21,8 @@ from service.store.postgres import wall_clock
 from service.store.records import StoreError
 
 _COLUMNS = """tournament_id::text AS tournament_id, name, settings, auto_advance, status, round,
-    revision, seed_commitment, created_at, finished_at"""
-_ENTRANT_COLUMNS = "number, name, bot, withdrew_after, registered_at"
+    revision, seed_commitment, created_at, finished_at, actions"""
+_ENTRANT_COLUMNS = "number, name, bot, withdrew_after, registered_at, approved"
 # A running tournament needs the sweep when no table of its current round is being played: all
 # finished (score it, start the next round or finish), or a table not yet made or started.
 # Two reads, one per co-location group (docs/scaling.md): the running tournaments' current
@@ -32,6 +33,7 @@ SELECT t.tournament_id::text AS tournament_id, tt.match_id FROM tournaments t
 LEFT JOIN tournament_tables tt ON tt.tournament_id = t.tournament_id AND tt.round = t.round
 WHERE t.status = 'running' ORDER BY t.created_at, t.tournament_id
 """
+_ASIDE = 1_000_000  # above any entrant number (domain.tournament ENTRANTS_MAX)
 _PLAYING = "SELECT match_id FROM matches WHERE match_id = ANY($1::uuid[]) AND status = 'playing'"
 
 
@@ -47,6 +49,16 @@ class NewTournament(msgspec.Struct, frozen=True, kw_only=True):
     organizer_token_hash: bytes
 
 
+class NewEntrant(msgspec.Struct, frozen=True, kw_only=True):
+    """An entrant to register: its name (and the key names are compared by), bot, token hash."""
+
+    name: str
+    name_key: str
+    bot: str | None
+    token_hash: bytes | None
+    approved: bool = True
+
+
 class TournamentRow(msgspec.Struct, frozen=True, kw_only=True):
     """A tournament's row, without its secrets."""
 
@@ -60,6 +72,7 @@ class TournamentRow(msgspec.Struct, frozen=True, kw_only=True):
     seed_commitment: str
     created_at: datetime
     finished_at: datetime | None
+    actions: list[dict[str, Any]] = []  # domain.tournament.Action, in the order recorded
 
 
 class EntrantRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -70,6 +83,7 @@ class EntrantRow(msgspec.Struct, frozen=True, kw_only=True):
     bot: str | None
     withdrew_after: int | None
     registered_at: datetime
+    approved: bool = True  # False: waiting for the organizer (settings.approval)
 
 
 class RoundRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -87,6 +101,14 @@ class RevisionConflict(StoreError):
 
 class NameTaken(StoreError):
     """An entrant of the tournament already has this name."""
+
+
+class RegistrationClosed(StoreError):
+    """The tournament no longer takes entrants (its status is the message)."""
+
+
+class Full(StoreError):
+    """The tournament has as many entrants as its cap."""
 
 
 class TournamentStore:
@@ -151,20 +173,76 @@ class TournamentStore:
             """SELECT number FROM tournament_entrants
             WHERE tournament_id = $1 AND token_hash = $2""", _key(tournament_id), token_hash)
 
-    async def register(self, row: TournamentRow, name: str, name_key: str, bot: str | None,
-                       token_hash: bytes | None) -> int:
-        """Add the next entrant at the row's revision; its number."""
-        async with self._change(row) as conn:
+    async def register(self, tournament_id: str, entrant: NewEntrant, cap: int) -> int:
+        """Add the next entrant while registration is open and the cap not reached; its number.
+
+        Registrations queue on the tournament row's lock instead of racing at a revision, so
+        any number of them at once each succeed or name their refusal (Closed, Full, NameTaken).
+        """
+        key = _key(tournament_id)
+        async with self.pool.acquire() as conn, conn.transaction():
+            status = await conn.fetchval(
+                "SELECT status FROM tournaments WHERE tournament_id = $1 FOR UPDATE", key)
+            if status != "registering":
+                raise RegistrationClosed(str(status))
             number: int = await conn.fetchval(
-                "SELECT count(*) FROM tournament_entrants WHERE tournament_id = $1", row_key(row))
+                "SELECT count(*) FROM tournament_entrants WHERE tournament_id = $1", key)
+            if number >= cap:
+                raise Full(str(cap))
             try:
                 await conn.execute(
                     """INSERT INTO tournament_entrants (tournament_id, number, name, name_key,
-                        bot, token_hash) VALUES ($1, $2, $3, $4, $5, $6)""",
-                    row_key(row), number, name, name_key, bot, token_hash)
+                        bot, token_hash, approved) VALUES ($1, $2, $3, $4, $5, $6, $7)""",
+                    key, number, entrant.name, entrant.name_key, entrant.bot,
+                    entrant.token_hash, entrant.approved)
             except asyncpg.UniqueViolationError as error:
-                raise NameTaken(name) from error
+                raise NameTaken(entrant.name) from error
+            await conn.execute("UPDATE tournaments SET revision = revision + 1 "
+                               "WHERE tournament_id = $1", key)
         return number
+
+    async def remove(self, row: TournamentRow, number: int) -> None:
+        """Take an entrant out before round 1: its row goes, and the others are numbered
+        0, 1, 2, ... again in registration order."""
+        async with self._change(row) as conn:
+            await conn.execute("DELETE FROM tournament_entrants WHERE tournament_id = $1 "
+                               "AND number = $2", row_key(row), number)
+            await _renumber(conn, row_key(row))
+
+    async def close(self, row: TournamentRow) -> None:
+        """Close registration: entrants still waiting for approval are dropped, the rest
+        numbered 0, 1, 2, ... again in registration order."""
+        async with self._change(row) as conn:
+            await conn.execute("DELETE FROM tournament_entrants WHERE tournament_id = $1 "
+                               "AND NOT approved", row_key(row))
+            await _renumber(conn, row_key(row))
+            await conn.execute("UPDATE tournaments SET status = 'closed' WHERE tournament_id = $1",
+                               row_key(row))
+
+    async def approve(self, row: TournamentRow, number: int) -> None:
+        """Approve an entrant waiting for the organizer."""
+        async with self._change(row) as conn:
+            await conn.execute("UPDATE tournament_entrants SET approved = true "
+                               "WHERE tournament_id = $1 AND number = $2", row_key(row), number)
+
+    async def act(self, row: TournamentRow, actions: list[dict[str, Any]], *,
+                  withdraw: dict[int, int] | None = None, status: str | None = None) -> None:
+        """Record actions at the row's revision, in one transaction with what they change:
+        entrants withdrawn (number -> the last round paired in), the tournament's status
+        (finished: its finish time is now)."""
+        async with self._change(row) as conn:
+            await conn.execute(
+                "UPDATE tournaments SET actions = actions || $2::jsonb WHERE tournament_id = $1",
+                row_key(row), actions)
+            for number, after in (withdraw or {}).items():
+                await conn.execute(
+                    """UPDATE tournament_entrants SET withdrew_after = $3
+                    WHERE tournament_id = $1 AND number = $2""", row_key(row), number, after)
+            if status is not None:
+                await conn.execute(
+                    """UPDATE tournaments SET status = $2, finished_at = $3
+                    WHERE tournament_id = $1""", row_key(row), status,
+                    self.clock() if status == "finished" else None)
 
     async def set_status(self, row: TournamentRow, status: str) -> None:
         """Move the tournament to ``status`` (finished: its finish time is now)."""
@@ -257,6 +335,18 @@ class _Change:
             await (self.tx.commit() if commit else self.tx.rollback())
         finally:
             await self.pool.release(self.conn)
+
+
+async def _renumber(conn: asyncpg.Connection, key: uuid.UUID) -> None:
+    """Number a tournament's entrants 0, 1, 2, ... in their order (through numbers above
+    _ASIDE, so the key (tournament, number) stays unique at every row)."""
+    await conn.execute(
+        """UPDATE tournament_entrants e SET number = r.place + $2 FROM (
+            SELECT number, row_number() OVER (ORDER BY number) - 1 AS place
+            FROM tournament_entrants WHERE tournament_id = $1) r
+        WHERE e.tournament_id = $1 AND e.number = r.number""", key, _ASIDE)
+    await conn.execute("UPDATE tournament_entrants SET number = number - $2 "
+                       "WHERE tournament_id = $1", key, _ASIDE)
 
 
 def _key(tournament_id: str) -> uuid.UUID | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from domain.tournament import standings
+from domain.tournament import standings, voided
 from projections.export import encode_export
 from projections.tournament import encode_header, encode_match, encode_round, encode_standings
 from service.errors import ServiceError
@@ -38,11 +38,13 @@ async def _lines(held: Held, seed: bytes, store: EventStore) -> AsyncIterator[by
     yield encode_header(tournament_id=row.tournament_id, name=row.name, settings=held.settings,
                         seed=seed, seed_commitment=row.seed_commitment,
                         entrants=held.domain_entrants(), created_at=row.created_at,
-                        finished_at=row.finished_at)
+                        finished_at=row.finished_at, actions=held.actions())
     for stored in held.rounds:
         yield encode_round(held.pairing(stored.round), stored.matches)
+        void = set(voided(held.actions(), stored.round))
         for table, match_id in stored.matches.items():
-            yield encode_match(stored.round, table, await _export(store, match_id))
+            if table not in void:  # a void table has no match to show
+                yield encode_match(stored.round, table, await _export(store, match_id))
     history = held.history(complete_only=True)
     ranked = standings(held.settings, seed, held.domain_entrants(), history)
     yield encode_standings(len(history), ranked)

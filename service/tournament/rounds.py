@@ -18,7 +18,7 @@ import msgspec
 
 from domain.core import match
 from domain.games import lookup
-from domain.tournament import TournamentError, pair_round
+from domain.tournament import Action, TournamentError, ended, pair_round
 from service import schemas
 from service.background import Retry, Sweeping
 from service.errors import ServiceError
@@ -29,7 +29,7 @@ from service.tournament.tournaments import TournamentService, changed
 from service.tournament.views import Held, round_info, table_match_id
 
 log = logging.getLogger("hearthlog.tournaments")
-SETUP_TRIES = 20
+SETUP_SPARE = 4  # set-up steps beyond one per seat and the start, for clashes with others
 SWEEP_CAP = 10.0  # the longest pause between failed sweeps
 
 
@@ -78,11 +78,27 @@ class Rounds:
         """Make, seat and start every table of the current round not yet in play."""
         number = held.row.round
         tokens = await self.store.token_hashes(held.row.tournament_id)
+        void = set(voided_tables(held, number))
         for table in held.pairing(number).tables:
             mid = held.rounds[number - 1].matches[table.number]
-            if held.status_of(mid) in ("missing", "lobby"):
-                await self.set_up_table(held, number, table.number, table.seats, tokens)
+            if held.status_of(mid) in ("missing", "lobby") and table.number not in void:
+                try:
+                    await self.set_up_table(held, number, table.number, table.seats, tokens)
+                except ServiceError as error:
+                    if error.status >= 500 or error.status == 409:
+                        raise
+                    held = await self.void(held, number, table.number, error.message)
         return await self.service.concede_withdrawn(await self.service.held(held.row.tournament_id))
+
+    async def void(self, held: Held, number: int, table: int, why: str) -> Held:
+        """Declare void a table the match service refuses to make (a 4xx no retry changes):
+        recorded by the server with the refusal, so the round is not wedged."""
+        log.warning("tournament %s round %d table %d cannot start, declared void: %s",
+                    held.row.tournament_id, number, table, why)
+        reason = f"the table could not start: {why}"[:200]
+        await self.service.record(held, [Action(kind="void", round=number, table=table,
+                                                by="server", reason=reason)])
+        return await self.service.held(held.row.tournament_id)
 
     async def set_up_table(self, held: Held, number: int, table: int, seats: list[int],
                            tokens: dict[int, bytes | None]) -> None:
@@ -95,7 +111,7 @@ class Rounds:
             turn_seconds=settings.turn_seconds)
         secrets = await self.store.secrets(held.row.tournament_id)
         await self.matches.open_table(game, body, mid, secrets[1] if secrets else b"")
-        for _ in range(SETUP_TRIES):
+        for _ in range(len(seats) + 1 + SETUP_SPARE):  # a seat a step, then the start
             loaded = await self.matches.cache.load(mid)
             if not isinstance(loaded.state, match.Lobby):
                 return
@@ -130,8 +146,13 @@ class Rounds:
         if not held.round_done(current):
             return held
         total = held.total()
+        seed = await self.service.lot_seed(held)
+        why = ended(held.settings, seed, held.domain_entrants(), held.history())
         if total is not None and current >= total:
             await self.service.write(held, self.store.set_status(held.row, "finished"))
+        elif why is not None:  # nobody left to pair: it ends by itself, standings and bundle
+            await self.service.record(held, [Action(kind="end", round=current, by="server",
+                                                    reason=why[:200])], status="finished")
         elif held.row.auto_advance:
             held = await self.set_up(await self.pair_and_store(held))
             return held
@@ -174,3 +195,9 @@ class TournamentSweep(Sweeping):
                                   error.message, plain=True)
         except Exception:  # the database may be away, or refusing: back this one off
             self.retry.failed(tournament_id, "tournament %s not settled", tournament_id)
+
+
+def voided_tables(held: Held, number: int) -> list[int]:
+    """The tables of a round declared void."""
+    return [a.table for a in held.actions()
+            if a.kind == "void" and a.round == number and a.table is not None]

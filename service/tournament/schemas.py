@@ -8,10 +8,12 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
+from domain.tournament import Action
+from domain.tournament.model import ENTRANTS_MAX, ROUNDS_MAX
 from projections.tournament import StandingRow
 from service.schemas import Body, BotName, Name, ResultInfo, Text
 
-Status = Literal["registering", "closed", "running", "finished"]
+Status = Literal["registering", "closed", "running", "finished", "cancelled"]
 TableStatus = Literal["lobby", "playing", "finished", "missing"]
 
 
@@ -30,6 +32,14 @@ class CreateTournament(Body, kw_only=True):
     turn_seconds: Annotated[int, Meta(ge=1, le=86400)] | None = None
     auto_advance: Annotated[bool, Meta(
         description="Start the next round as the last table of a round finishes")] = False
+    max_entrants: Annotated[int, Meta(ge=2, le=ENTRANTS_MAX, description=(
+        "The most entrants it takes (absent: the server's cap, HEARTHLOG_TOURNAMENT_ENTRANTS)"
+    ))] | None = None
+    approval: Annotated[bool, Meta(
+        description="Entrants wait for the organizer's approval; unapproved ones are dropped "
+        "when registration closes")] = False
+    forfeits_to_withdraw: Annotated[int, Meta(ge=1, le=ROUNDS_MAX, description=(
+        "Withdraw an entrant at its N-th forfeit (absent: never)"))] | None = None
 
 
 class Register(Body):
@@ -44,6 +54,13 @@ class Forfeit(Body):
     """The entrant (its number) whose table is conceded for it: a no-show."""
 
     entrant: Annotated[int, Meta(ge=0)]
+    reason: Text | None = None
+
+
+class Reason(Body):
+    """Why the organizer acts: recorded with the action, in the bundle."""
+
+    reason: Text | None = None
 
 
 class EntrantInfo(msgspec.Struct, kw_only=True):
@@ -54,6 +71,8 @@ class EntrantInfo(msgspec.Struct, kw_only=True):
     bot: str | None = None
     withdrew_after: Annotated[int | None, Meta(
         description="The last round it was paired in before withdrawing; null: still in")] = None
+    approved: Annotated[bool, Meta(
+        description="False while it waits for the organizer's approval")] = True
 
 
 class TableInfo(msgspec.Struct, kw_only=True):
@@ -98,6 +117,10 @@ class TournamentInfo(msgspec.Struct, kw_only=True):
     rounds: list[RoundInfo]
     created_at: datetime
     finished_at: datetime | None = None
+    actions: list[Action] = []
+    max_entrants: int | None = None
+    approval: bool = False
+    forfeits_to_withdraw: int | None = None
 
 
 class TournamentListed(msgspec.Struct, kw_only=True):

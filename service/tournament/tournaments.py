@@ -11,22 +11,26 @@ revision (service.store.tournaments); a clash answers 409 and changes nothing.
 from __future__ import annotations
 
 import hashlib
-import uuid
-from collections.abc import Awaitable
+import os
+from collections.abc import Awaitable, Sequence
 
 import msgspec
 
 from domain.core import match
 from domain.games import UnknownRules, lookup
 from domain.tournament import (
+    Action,
     Settings,
     TournamentError,
     check_settings,
+    due_withdrawal,
     rounds_total,
     rows,
     standings,
     standings_csv,
+    tournament_id,
 )
+from domain.tournament.actions import Actor
 from projections.tournament import StandingRow
 from service import auth
 from service.errors import ServiceError, forbidden, unauthorized
@@ -36,8 +40,11 @@ from service.names import likeness
 from service.sources import SeedSource, secret_seed
 from service.store import EventStore, PostgresStore
 from service.store.tournaments import (
+    Full,
     NameTaken,
+    NewEntrant,
     NewTournament,
+    RegistrationClosed,
     RevisionConflict,
     TournamentStore,
 )
@@ -45,6 +52,7 @@ from service.tournament import schemas as ts
 from service.tournament.views import Held, entrant_info, listed, read, tournament_info
 
 NEEDS_ORGANIZER = "this needs the organizer token: send 'Authorization: Bearer <token>'"
+ENTRANTS_CAP = "HEARTHLOG_TOURNAMENT_ENTRANTS"  # the server's cap on any tournament's entrants
 
 
 class TournamentService:
@@ -53,18 +61,22 @@ class TournamentService:
     always come from ``secrets`` (service.auth), never from ``seeds``."""
 
     def __init__(self, store: TournamentStore, matches: MatchService, *,
-                 seeds: SeedSource = secret_seed) -> None:
+                 seeds: SeedSource = secret_seed, entrants_cap: int | None = None) -> None:
         self.store, self.matches, self.seeds = store, matches, seeds
+        self.entrants_cap = entrants_cap or int(os.environ.get(ENTRANTS_CAP) or 256)
 
     async def create(self, body: ts.CreateTournament) -> ts.TournamentCreated:
         """Open a tournament: check its settings, commit to a fresh seed, hand out the token."""
         settings = settings_of(body)
+        if (settings.max_entrants or 0) > self.entrants_cap:
+            raise ServiceError(422, f"max_entrants {settings.max_entrants} is above this "
+                               f"server's cap of {self.entrants_cap} ({ENTRANTS_CAP})")
         seed, token = self.seeds(), auth.new_token()
+        commitment = hashlib.sha256(seed).hexdigest()
         row = await self.store.create(NewTournament(
-            tournament_id=str(uuid.uuid4()), name=body.name,
+            tournament_id=tournament_id(commitment, body.name, settings), name=body.name,
             settings=msgspec.to_builtins(settings), auto_advance=body.auto_advance, seed=seed,
-            seed_commitment=hashlib.sha256(seed).hexdigest(),
-            organizer_token_hash=auth.token_hash(token)))
+            seed_commitment=commitment, organizer_token_hash=auth.token_hash(token)))
         return ts.TournamentCreated(
             tournament_id=row.tournament_id, organizer_token=token,
             seed_commitment=row.seed_commitment, tournament=await self.get(row.tournament_id))
@@ -86,37 +98,45 @@ class TournamentService:
         return tournament_info(held, None).rounds[held.pairing(number).round - 1]
 
     async def register(self, tournament_id: str, body: ts.Register) -> ts.Registered:
-        """Add an entrant while registration is open; a person gets a player token."""
+        """Add an entrant while registration is open; a person gets a player token. Any
+        number of registrations at once each succeed or name their refusal: none is a clash."""
         held = await self.held(tournament_id)
-        if held.row.status != "registering":
-            raise ServiceError(409, f"registration is closed (the tournament is "
-                               f"{held.row.status}); no entrant can be added")
         if body.bot is not None and body.bot not in bot_names(held.settings):
             raise ServiceError(422, f"{held.settings.game} has no bot {body.bot!r}")
         name = body.name  # prepared by the one name rule as the body was decoded
         token = None if body.bot else auth.new_token()
         hashed = auth.token_hash(token) if token else None
+        cap = min(held.settings.max_entrants or self.entrants_cap, self.entrants_cap)
+        approved = not held.settings.approval
         try:
-            number = await self.store.register(held.row, name, likeness(name), body.bot, hashed)
+            number = await self.store.register(held.row.tournament_id, NewEntrant(
+                name=name, name_key=likeness(name), bot=body.bot, token_hash=hashed,
+                approved=approved), cap)
+        except RegistrationClosed as closed:
+            raise ServiceError(409, f"registration is closed (the tournament is {closed}); no "
+                               "entrant can be added") from None
+        except Full:
+            raise ServiceError(409, f"the tournament is full: it takes {cap} entrants") from None
         except NameTaken:
             raise ServiceError(409, f"an entrant of this tournament is already named {name!r} "
                                "or a name that looks like it") from None
-        except RevisionConflict:
-            raise changed(tournament_id) from None
-        entrant = ts.EntrantInfo(number=number, name=name, bot=body.bot)
+        entrant = ts.EntrantInfo(number=number, name=name, bot=body.bot, approved=approved)
         return ts.Registered(entrant=entrant, player_token=token)
 
     async def close(self, tournament_id: str, token: str | None) -> ts.TournamentInfo:
-        """The organizer closes registration: the entrants are fixed, rounds may start."""
+        """The organizer closes registration: the entrants are fixed (any still waiting for
+        approval are dropped), rounds may start."""
         held = await self.organizer(tournament_id, token)
         if held.row.status != "registering":
             raise ServiceError(409, f"registration is already closed (the tournament is "
                                f"{held.row.status})")
+        kept = [e for e, row in zip(held.domain_entrants(), held.entrants, strict=True)
+                if row.approved]
         try:
-            rounds_total(held.settings, held.domain_entrants())
+            rounds_total(held.settings, kept)
         except TournamentError as error:  # too few entrants, or rounds out of range for them
             raise ServiceError(409, f"registration cannot close: {error.message}") from None
-        await self.write(held, self.store.set_status(held.row, "closed"))
+        await self.write(held, self.store.close(held.row))
         return await self.get(tournament_id)
 
     async def me(self, tournament_id: str, token: str | None) -> ts.MyTable:
@@ -137,14 +157,34 @@ class TournamentService:
         return ts.MyTable(entrant=entrant, round=current, bye=number in pairing.byes)
 
     async def withdraw(self, tournament_id: str, token: str | None) -> ts.EntrantInfo:
-        """The token's entrant leaves: not paired again; its match this round is conceded."""
+        """The token's entrant leaves: before round 1 it is removed (its name and place free);
+        after, it is not paired again and its match this round is conceded."""
         held, number = await self.player(tournament_id, token)
-        if held.entrants[number].withdrew_after is not None or held.row.status == "finished":
-            raise ServiceError(409, "this entrant has already withdrawn"
-                               if held.row.status != "finished" else "the tournament is over")
-        await self.write(held, self.store.withdraw(held.row, number, held.row.round))
-        held = await self.concede_withdrawn(await self.held(tournament_id))
+        return await self.leave(held, number, "player", "")
+
+    async def leave(self, held: Held, number: int, by: Actor, reason: str) -> ts.EntrantInfo:
+        """An entrant leaves, by its own request or the organizer's (bots included)."""
+        entrant = held.entrants[number]
+        if held.row.status in ("finished", "cancelled"):
+            raise ServiceError(409, f"the tournament is {held.row.status}: nobody can leave it")
+        if entrant.withdrew_after is not None:
+            raise ServiceError(409, f"entrant {number} ({entrant.name}) has already withdrawn")
+        if not held.rounds:
+            await self.write(held, self.store.remove(held.row, number))
+            return ts.EntrantInfo(number=number, name=entrant.name, bot=entrant.bot,
+                                  withdrew_after=0, approved=entrant.approved)
+        action = Action(kind="withdraw", round=held.row.round, by=by, entrant=number,
+                        reason=reason)
+        await self.record(held, [action], withdraw={number: held.row.round})
+        held = await self.concede_withdrawn(await self.held(held.row.tournament_id))
         return entrant_info(held.entrants[number])
+
+    async def record(self, held: Held, actions: Sequence[Action], *,
+                     withdraw: dict[int, int] | None = None, status: str | None = None) -> None:
+        """Record actions (and what they change) at the revision read; 409 on a clash."""
+        change = self.store.act(held.row, [msgspec.to_builtins(a) for a in actions],
+                                withdraw=withdraw, status=status)
+        await self.write(held, change)
 
     async def concede_withdrawn(self, held: Held) -> Held:
         """Concede, at every table of the current round in play, for each entrant that has
@@ -175,17 +215,28 @@ class TournamentService:
 
     async def forfeit(self, tournament_id: str, number: int, table: int, token: str | None,
                       body: ts.Forfeit) -> ts.TableInfo:
-        """The organizer concedes a table's match for one of its entrants (a no-show)."""
+        """The organizer concedes a table's match for one of its entrants (a no-show): recorded
+        as a forfeit (not a game played), before the concession, so no round is paired from
+        the result without it; at its N-th forfeit (settings) the entrant is withdrawn."""
         held = await self.organizer(tournament_id, token)
         seats = next((t.seats for t in held.pairing(number).tables if t.number == table), None)
         mid = held.table_match(number, table)
         if seats is None or body.entrant not in seats:
             raise ServiceError(422, f"entrant {body.entrant} does not sit at round {number} "
                                f"table {table} (its entrants: {seats})")
-        if held.status_of(mid) != "playing":
+        if held.status_of(mid) != "playing" or number != held.row.round:
             raise ServiceError(409, f"round {number} table {table} is {held.status_of(mid)}, "
                                "not in play: there is nothing to forfeit")
-        await self.matches.concede_for(mid, seats.index(body.entrant))
+        actions = [Action(kind="forfeit", round=number, entrant=body.entrant, table=table,
+                          reason=body.reason or "")]
+        withdraw = None
+        if due_withdrawal(held.settings, [*held.actions(), *actions], body.entrant) and \
+                held.entrants[body.entrant].withdrew_after is None:
+            actions.append(Action(kind="withdraw", round=number, by="server",
+                                  entrant=body.entrant, reason="forfeits_to_withdraw reached"))
+            withdraw = {body.entrant: number}
+        await self.record(held, actions, withdraw=withdraw)
+        await self._concede(mid, seats.index(body.entrant))
         held = await self.held(tournament_id)
         return next(t for t in tournament_info(held, None).rounds[number - 1].tables
                     if t.table == table)
@@ -288,7 +339,9 @@ def settings_of(body: ts.CreateTournament) -> Settings:
         raise ServiceError(422, f"rules_version {version!r}: {error.message}") from None
     settings = Settings(game=game.id, rules_version=game.rules_version, options=body.options,
                         table_size=body.table_size, format=body.format, rounds=body.rounds,
-                        seeding=body.seeding, turn_seconds=body.turn_seconds)
+                        seeding=body.seeding, turn_seconds=body.turn_seconds,
+                        max_entrants=body.max_entrants, approval=body.approval,
+                        forfeits_to_withdraw=body.forfeits_to_withdraw)
     try:
         check_settings(settings, game.min_seats, game.max_seats)
     except TournamentError as error:

@@ -11,13 +11,16 @@ import uuid
 import msgspec
 
 from domain.tournament import (
+    Action,
     Entrant,
     Pairing,
     RoundRecord,
     Settings,
     TableResult,
     TournamentError,
+    forfeits,
     rounds_total,
+    voided,
 )
 from service.errors import ServiceError
 from service.schemas import ResultInfo
@@ -58,9 +61,14 @@ class Held(msgspec.Struct, frozen=True, kw_only=True):
         return "missing" if row is None else row.status
 
     def round_done(self, number: int) -> bool:
-        """Whether every table of a started round has finished."""
-        matches = self.rounds[number - 1].matches.values()
-        return all(self.status_of(m) == "finished" for m in matches)
+        """Whether every table of a started round has finished (or was declared void)."""
+        void = set(voided(self.actions(), number))
+        matches = self.rounds[number - 1].matches.items()
+        return all(self.status_of(m) == "finished" or t in void for t, m in matches)
+
+    def actions(self) -> list[Action]:
+        """The organizer's (and the server's) actions, in the order recorded."""
+        return msgspec.convert(self.row.actions, list[Action])
 
     def domain_entrants(self) -> list[Entrant]:
         """The entrants as the pairing rules take them."""
@@ -69,14 +77,17 @@ class Held(msgspec.Struct, frozen=True, kw_only=True):
 
     def history(self, complete_only: bool = False) -> list[RoundRecord]:
         """Each started round with the results of its finished tables (or only whole rounds)."""
-        records = []
+        records, gone, actions = [], forfeits(self.actions()), self.actions()
         for stored in self.rounds:
             if complete_only and not self.round_done(stored.round):
                 break
-            results = [TableResult(round=stored.round, table=table, placements=placements)
+            void = voided(actions, stored.round)
+            results = [TableResult(round=stored.round, table=table, placements=placements,
+                                   forfeited=gone.get((stored.round, table), []))
                        for table, mid in stored.matches.items()
-                       if (placements := self.placements(mid)) is not None]
-            records.append(RoundRecord(pairing=self.pairing(stored.round), results=results))
+                       if table not in void and (placements := self.placements(mid)) is not None]
+            records.append(RoundRecord(pairing=self.pairing(stored.round), results=results,
+                                       void=void))
         return records
 
     def placements(self, match_id: str) -> list[int] | None:
@@ -114,7 +125,7 @@ def table_match_id(tournament_id: str, number: int, table: int) -> str:
 def entrant_info(entrant: EntrantRow) -> ts.EntrantInfo:
     """An entrant as answered."""
     return ts.EntrantInfo(number=entrant.number, name=entrant.name, bot=entrant.bot,
-                          withdrew_after=entrant.withdrew_after)
+                          withdrew_after=entrant.withdrew_after, approved=entrant.approved)
 
 
 def round_info(held: Held, number: int) -> ts.RoundInfo:
@@ -154,6 +165,8 @@ def tournament_info(held: Held, seed: bytes | None) -> ts.TournamentInfo:
         seed=seed.hex() if seed is not None and row.status == "finished" else None,
         entrants=[entrant_info(e) for e in held.entrants],
         rounds=[round_info(held, stored.round) for stored in held.rounds],
+        actions=held.actions(), max_entrants=settings.max_entrants, approval=settings.approval,
+        forfeits_to_withdraw=settings.forfeits_to_withdraw,
         created_at=row.created_at, finished_at=row.finished_at)
 
 

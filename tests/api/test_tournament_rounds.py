@@ -91,13 +91,13 @@ async def test_a_second_start_of_the_same_round_is_refused_and_makes_nothing(poo
 
 async def test_a_change_at_an_old_revision_is_refused_and_writes_nothing(pool):
     """Given a tournament read at one revision and changed since, when a change is written at
-    the old revision, then RevisionConflict and the entrant is not added."""
+    the old revision, then RevisionConflict and the entrant is not withdrawn."""
     rounds, tid, _ = await closed_tournament(pool, 2)
     stale = (await rounds.service.held(tid)).row
     await rounds.store.set_status(stale, "closed")
     with pytest.raises(RevisionConflict):
-        await rounds.store.register(stale, "Late", "late", None, None)
-    assert len(await rounds.store.entrants(tid)) == 2
+        await rounds.store.withdraw(stale, 0, 0)
+    assert [e.withdrew_after for e in await rounds.store.entrants(tid)] == [None, None]
 
 
 async def test_an_entrant_withdrawing_while_its_table_is_being_made_is_conceded_once_it_starts(

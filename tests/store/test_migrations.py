@@ -167,7 +167,8 @@ async def test_matches_stored_before_the_heads_table_keep_their_head(
         await conn.close()
 
     assert await apply_migrations(blank_url) == ["0005_heads.sql", "0006_owed_since.sql",
-                                                 "0007_invites.sql", "0008_tournaments.sql"]
+                                                 "0007_invites.sql", "0008_tournaments.sql",
+                                                 "0009_tournament_actions.sql"]
     pool = await create_pool(blank_url)
     try:
         store = PostgresStore(pool)
@@ -207,7 +208,8 @@ async def test_matches_in_play_before_per_seat_clocks_count_from_their_last_appe
         await conn.close()
 
     assert await apply_migrations(blank_url) == ["0006_owed_since.sql", "0007_invites.sql",
-                                                 "0008_tournaments.sql"]
+                                                 "0008_tournaments.sql",
+                                                 "0009_tournament_actions.sql"]
     pool = await create_pool(blank_url)
     try:
         store = PostgresStore(pool)

@@ -1,4 +1,4 @@
-"""The tournament store on Postgres (migration 0008): names, numbers, rounds and the sweep's
+"""The tournament store on Postgres (migrations 0008, 0009): names, numbers, rounds and the sweep's
 query. (There is no in-memory tournament store: the service's tests run on Postgres.)"""
 
 from __future__ import annotations
@@ -7,7 +7,12 @@ import uuid
 
 import pytest
 
-from service.store.tournaments import NameTaken, NewTournament, TournamentStore
+from service.store.tournaments import NameTaken, NewEntrant, NewTournament, TournamentStore
+
+
+def entrant(name: str, token_hash: bytes | None, bot: str | None = None) -> NewEntrant:
+    """An entrant to register, its name compared case-folded."""
+    return NewEntrant(name=name, name_key=name.casefold(), bot=bot, token_hash=token_hash)
 
 
 async def new_tournament(store: TournamentStore) -> str:
@@ -25,10 +30,11 @@ async def test_entrants_are_numbered_in_order_and_a_name_in_another_case_is_take
     store = TournamentStore(pool)
     tid = await new_tournament(store)
     for name in ("Ash", "Bryn"):
-        await store.register(await store.get(tid), name, name.casefold(), None, name.encode())
+        await store.register(tid, entrant(name, name.encode()), 10)
     with pytest.raises(NameTaken):
-        await store.register(await store.get(tid), "ASH", "ash", None, b"other")
-    assert await store.register(await store.get(tid), "Cole", "cole", "random", None) == 2
+        await store.register(tid, NewEntrant(name="ASH", name_key="ash", bot=None,
+                                             token_hash=b"other"), 10)
+    assert await store.register(tid, entrant("Cole", None, "random"), 10) == 2
     assert [(e.number, e.name, e.bot) for e in await store.entrants(tid)] == [
         (0, "Ash", None), (1, "Bryn", None), (2, "Cole", "random")]
     assert await store.entrant_for_token(tid, b"Bryn") == 1

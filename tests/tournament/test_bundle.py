@@ -7,8 +7,10 @@ import json
 
 import pytest
 
-from domain.tournament import Pairing, Settings, Table
-from projections.tournament import decode_line, verify_bundle
+from domain.tournament import Pairing, RoundRecord, Settings, Table, TableResult, standings
+from projections.tournament import decode_line, encode_standings, verify_bundle
+from projections.tournament.bundle import MatchLine, RoundLine
+from projections.tournament.checks import as_pairing
 from tests.tournament.bundles import OPTIONS, bundle, entrants
 
 SEED = hashlib.sha256(b"bundle cup").digest()
@@ -57,7 +59,8 @@ def test_an_honest_swiss_bundle_verifies_line_by_line(swiss):
 
     assert report.ok, report.problem
     assert (report.rounds, report.matches) == (4, 24)
-    assert report.checked == ["format", "commitment", "matches", "pairing", "standings"]
+    assert report.checked == ["format", "commitment", "settings", "matches", "pairing",
+                              "actions", "standings"]
 
 
 @pytest.mark.parametrize(
@@ -191,10 +194,56 @@ def test_a_missing_last_round_is_named(swiss):
     cut = where(list(swiss), "round", 4)
     lines = [*swiss[:cut], swiss[-1]]
 
-    assert problem(lines) == "round 4 is missing: the tournament has 4 rounds, the bundle 3"
+    assert problem(lines) == ("round 4 is missing: the tournament has 4 rounds, the bundle 3, "
+                              "and nothing ended it early")
 
 
 def test_a_line_that_is_not_a_bundle_line_is_named():
     """Given a bundle whose first line is a match export alone, then verification names line 1."""
     message = problem([b'{"kind":"party"}\n'])
     assert message.startswith("line 1 is not a tournament bundle line")
+
+
+def test_a_bundle_cut_short_with_its_rounds_setting_lowered_is_refused(swiss):
+    """Given the last round dropped, settings.rounds lowered to 3 and the standings recomputed
+    for 3 rounds (issue #36, defect 2), then the id no longer follows from the settings."""
+    cut = where(list(swiss), "round", 4)
+    lines = list(swiss[:cut])
+    lines[0] = edited(lines[0], lambda v: v["settings"].__setitem__("rounds", 3))
+    header = decode_line(lines[0])
+    rounds = [decode_line(line) for line in lines[1:]]
+    history = tournament_history(rounds)
+    table = standings(header.settings, SEED, header.entrants, history)
+    lines.append(encode_standings(3, table))
+
+    report = verify_bundle(lines)
+
+    assert report.problem is not None and report.problem.check == "settings"
+    assert "the settings (or the name) are not the ones it was created with" in (
+        report.problem.message)
+
+
+@pytest.mark.parametrize("field", [("name", "Summer Cup"), ("turn_seconds", 30)])
+def test_a_name_or_turn_clock_changed_in_the_header_is_refused(swiss, field):
+    """Given the tournament's name, or its settings' turn clock, changed in the header, then
+    the settings check fails (issue #36, defect 2: they were unchecked)."""
+    key, value = field
+    lines = list(swiss)
+    if key == "name":
+        lines[0] = edited(lines[0], lambda v: v.__setitem__(key, value))
+    else:
+        lines[0] = edited(lines[0], lambda v: v["settings"].__setitem__(key, value))
+
+    assert verify_bundle(lines).problem.check == "settings"
+
+
+def tournament_history(lines) -> list[RoundRecord]:
+    """The rounds of decoded round and match lines, with their results."""
+    records: list[RoundRecord] = []
+    rounds = [line for line in lines if isinstance(line, RoundLine)]
+    for round_line in rounds:
+        results = [TableResult(round=m.round, table=m.table,
+                               placements=m.export.header.result.placements)
+                   for m in lines if isinstance(m, MatchLine) and m.round == round_line.round]
+        records.append(RoundRecord(pairing=as_pairing(round_line), results=results))
+    return records

@@ -1,5 +1,6 @@
 """Tournaments: create, list, read, register, close, rounds, my table, withdraw, forfeit,
-standings (JSON or CSV), and the verifiable bundle. Each route decodes, calls one service
+the organizer's actions (remove, approve, void, finish, cancel), standings (JSON or CSV), and
+the verifiable bundle. Each route decodes, calls one service
 function and answers; docs/api.md walks through them."""
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from litestar.response import Stream
 
 from service.http.api.common import BODY_ERRORS, TOKEN, AnyRequest, errors, provide_token, strictly
+from service.http.api.shaping import lines_media
 from service.http.bootstrap import services
 from service.tournament import schemas as ts
+from service.tournament.actions import OrganizerActions
 from service.tournament.bundle import bundle_lines
 from service.tournament.rounds import Rounds
 from service.tournament.tournaments import TournamentService
@@ -58,6 +61,11 @@ class BundleAnswer(Operation):
 def tournaments_of(request: AnyRequest) -> TournamentService:
     """The tournament use cases (service.http.bootstrap made them at start-up)."""
     return services(request.app).tournaments
+
+
+def actions_of(request: AnyRequest) -> OrganizerActions:
+    """The organizer's actions, over the tournament use cases."""
+    return OrganizerActions(tournaments_of(request))
 
 
 def rounds_of(request: AnyRequest) -> Rounds:
@@ -145,6 +153,50 @@ class TournamentController(Controller):
         return await tournaments_of(request).forfeit(tournament_id, round, table,
                                                      provide_token(request), body)
 
+    @post("/{tournament_id:str}/players/{number:int}/remove", operation_id="removeEntrant",
+          status_code=200, summary="Remove or withdraw an entrant, a bot too (organizer)",
+          responses=errors(400, 401, 403, 404, 409, *BODY_ERRORS), security=TOKEN)
+    async def remove(self, request: AnyRequest, tournament_id: Id, number: FromPath[int],
+                     data: JSONBody[ts.Reason]) -> ts.EntrantInfo:
+        """Before round 1 the entrant is removed; after, withdrawn (its match conceded)."""
+        body = await strictly(request, data)
+        return await actions_of(request).remove(tournament_id, number, provide_token(request),
+                                                body)
+
+    @post("/{tournament_id:str}/players/{number:int}/approve", operation_id="approveEntrant",
+          status_code=200, summary="Approve a waiting entrant (organizer)",
+          responses=errors(400, 401, 403, 404, 409), security=TOKEN)
+    async def approve(self, request: AnyRequest, tournament_id: Id,
+                      number: FromPath[int]) -> ts.EntrantInfo:
+        """With settings.approval, an entrant plays only once approved."""
+        return await actions_of(request).approve(tournament_id, number, provide_token(request))
+
+    @post("/{tournament_id:str}/tables/{round:int}/{table:int}/void", operation_id="voidTable",
+          status_code=200, summary="Declare void a table that cannot start (organizer)",
+          responses=errors(400, 401, 403, 404, 409, *BODY_ERRORS), security=TOKEN)
+    async def void(self, request: AnyRequest, tournament_id: Id, round: FromPath[int],
+                   table: FromPath[int], data: JSONBody[ts.Reason]) -> ts.RoundInfo:
+        """No match, no result, nobody at the table scores; recorded in the bundle."""
+        body = await strictly(request, data)
+        return await actions_of(request).void(tournament_id, round, table,
+                                              provide_token(request), body)
+
+    @post("/{tournament_id:str}/finish", operation_id="finishTournament", status_code=200,
+          summary="End after the last whole round (organizer)",
+          responses=errors(400, 401, 403, 404, 409, *BODY_ERRORS), security=TOKEN)
+    async def finish(self, request: AnyRequest, tournament_id: Id,
+                     data: JSONBody[ts.Reason]) -> ts.TournamentInfo:
+        """Standings and bundle as they stand; the bundle records the early end."""
+        body = await strictly(request, data)
+        return await actions_of(request).finish(tournament_id, provide_token(request), body)
+
+    @post("/{tournament_id:str}/cancel", operation_id="cancelTournament", status_code=200,
+          summary="Cancel the tournament (organizer)",
+          responses=errors(400, 401, 403, 404, 409), security=TOKEN)
+    async def cancel(self, request: AnyRequest, tournament_id: Id) -> ts.TournamentInfo:
+        """No more rounds, no standings, no bundle; tables in play end as ordinary matches."""
+        return await actions_of(request).cancel(tournament_id, provide_token(request))
+
     @get("/{tournament_id:str}/standings", operation_id="getStandings",
          summary="Standings as JSON or CSV", responses=errors(400, 404),
          operation_class=StandingsAnswer)
@@ -170,4 +222,4 @@ class TournamentController(Controller):
         docs/tournaments.md. Only once finished: the header carries the seed."""
         service = tournaments_of(request)
         lines = await bundle_lines(service, tournament_id)
-        return Stream(lines, media_type=NDJSON)
+        return Stream(lines, media_type=lines_media(request.headers.get("accept")))

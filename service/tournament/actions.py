@@ -1,0 +1,92 @@
+"""The organizer's actions beyond the round's flow: remove or withdraw an entrant (bots
+included), approve one, void a table that cannot start, end the tournament early or cancel it.
+
+Each is recorded (domain.tournament.Action) at the tournament's revision, in one transaction
+with what it changes, and each recorded action travels in the bundle, where the verifier checks
+it (docs/tournaments.md, "Organizer actions"). Withdrawals and forfeits live with the player's
+own routes in ``service.tournament.tournaments``.
+"""
+
+from __future__ import annotations
+
+from domain.tournament import Action
+from service.errors import ServiceError
+from service.tournament import schemas as ts
+from service.tournament.tournaments import TournamentService
+from service.tournament.views import Held
+
+
+class OrganizerActions:
+    """The organizer's actions, over the tournament service."""
+
+    def __init__(self, service: TournamentService) -> None:
+        self.service = service
+
+    async def remove(self, tournament_id: str, number: int, token: str | None,
+                     body: ts.Reason) -> ts.EntrantInfo:
+        """Take an entrant out: before round 1 it is removed, after it is withdrawn (its
+        match this round conceded), a bot as well as a person."""
+        held = await self.service.organizer(tournament_id, token)
+        return await self.service.leave(held, self.entrant(held, number), "organizer",
+                                        body.reason or "")
+
+    async def approve(self, tournament_id: str, number: int, token: str | None
+                      ) -> ts.EntrantInfo:
+        """Approve an entrant waiting for it (settings.approval) while registration is open."""
+        held = await self.service.organizer(tournament_id, token)
+        entrant = held.entrants[self.entrant(held, number)]
+        if held.row.status != "registering":
+            raise ServiceError(409, f"registration is closed (the tournament is "
+                               f"{held.row.status}): there is no entrant to approve")
+        if entrant.approved:
+            raise ServiceError(409, f"entrant {number} ({entrant.name}) is approved already")
+        await self.service.write(held, self.service.store.approve(held.row, number))
+        return ts.EntrantInfo(number=number, name=entrant.name, bot=entrant.bot, approved=True)
+
+    async def void(self, tournament_id: str, number: int, table: int, token: str | None,
+                   body: ts.Reason) -> ts.RoundInfo:
+        """Declare void a table of the current round that is not in play (it could not be
+        made or started): no match, no result, nobody at it scores."""
+        held = await self.service.organizer(tournament_id, token)
+        mid = held.table_match(number, table)
+        if number != held.row.round or held.status_of(mid) not in ("missing", "lobby"):
+            raise ServiceError(409, f"round {number} table {table} is {held.status_of(mid)}"
+                               f"{'' if number == held.row.round else ' in an earlier round'}"
+                               ": only a table of the current round not yet in play can be "
+                               "void (forfeit a no-show at a table in play)")
+        await self.service.record(held, [Action(kind="void", round=number, table=table,
+                                                reason=body.reason or "")])
+        return (await self.service.round(tournament_id, number))
+
+    async def finish(self, tournament_id: str, token: str | None, body: ts.Reason
+                     ) -> ts.TournamentInfo:
+        """End the tournament after its last whole round: standings and bundle as they stand
+        (the bundle records the end and who ended it)."""
+        held = await self.service.organizer(tournament_id, token)
+        if held.row.status != "running":
+            raise ServiceError(409, f"the tournament is {held.row.status}: only a running one "
+                               "can be finished early (cancel one that has not started)")
+        current = held.row.round
+        if not held.round_done(current):
+            raise ServiceError(409, f"round {current} is still being played: finish it first "
+                               "(forfeit its no-shows, or void a table that cannot start)")
+        end = Action(kind="end", round=current, reason=body.reason or "")
+        await self.service.record(held, [end], status="finished")
+        return await self.service.get(tournament_id)
+
+    async def cancel(self, tournament_id: str, token: str | None) -> ts.TournamentInfo:
+        """Cancel the tournament: no more rounds, no standings, no bundle. Tables in play
+        finish as ordinary matches."""
+        held = await self.service.organizer(tournament_id, token)
+        if held.row.status in ("finished", "cancelled"):
+            raise ServiceError(409, f"the tournament is {held.row.status} already")
+        await self.service.write(held, self.service.store.set_status(held.row, "cancelled"))
+        return await self.service.get(tournament_id)
+
+    @staticmethod
+    def entrant(held: Held, number: int) -> int:
+        """An entrant's number, checked (404 when there is none)."""
+        if not 0 <= number < len(held.entrants):
+            raise ServiceError(404, f"tournament {held.row.tournament_id} has no entrant "
+                               f"{number} (entrants: 0 to {len(held.entrants) - 1})")
+        return number
