@@ -258,7 +258,9 @@ def export_filters(args: argparse.Namespace) -> dict[str, str]:
 
 
 def export_from_server(args: argparse.Namespace, out: Any, progress: Progress) -> None:
-    """Stream GET /exports/matches into ``out``, a line at a time."""
+    """Stream GET /exports/matches into ``out``, a line at a time, counting matches: a line
+    each in NDJSON, a new match_id (the first cell) in a table; a Parquet file, which comes
+    whole at the end, by the count the server announced."""
     import urllib.error
     import urllib.parse
     import urllib.request
@@ -267,12 +269,16 @@ def export_from_server(args: argparse.Namespace, out: Any, progress: Progress) -
     try:
         with urllib.request.urlopen(f"{args.url.rstrip('/')}/exports/matches?{query}") as answer:
             progress.total = int(answer.headers.get("X-Match-Count") or 0) or None
+            if args.format == "parquet":
+                out.write(answer.read())
+                progress.advance(progress.total or 0)
+                return
             last = None
             for line in answer:
                 cut_short(line)
                 out.write(line)
-                first = line.split(b",", 1)[0] if args.format == "csv" else line
-                if args.format == "ndjson" or (first != last and first != b"match_id"):
+                first = line if args.format == "ndjson" else line.split(b",", 1)[0]
+                if first not in (last, b"match_id"):
                     progress.advance()
                 last = first
     except urllib.error.HTTPError as error:
