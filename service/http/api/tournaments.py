@@ -15,6 +15,7 @@ from litestar.response import Stream
 
 from service.http.api.common import BODY_ERRORS, TOKEN, AnyRequest, errors, provide_token, strictly
 from service.http.api.shaping import lines_media
+from service.http.api.tournament_limits import LIMITS
 from service.http.bootstrap import services
 from service.tournament import schemas as ts
 from service.tournament.actions import OrganizerActions
@@ -84,7 +85,11 @@ class TournamentController(Controller):
     async def create(self, request: AnyRequest, data: JSONBody[ts.CreateTournament]
                      ) -> ts.TournamentCreated:
         """Open a tournament; the answer's organizer token (shown once) runs it."""
-        return await tournaments_of(request).create(await strictly(request, data))
+        body = await strictly(request, data)
+        client = LIMITS.tournaments.check(request, "tournaments created")
+        made = await tournaments_of(request).create(body)
+        LIMITS.tournaments.add(client)
+        return made
 
     @get("/", operation_id="listTournaments", summary="List tournaments, newest first",
          responses=errors(400))
@@ -107,7 +112,11 @@ class TournamentController(Controller):
     async def register(self, request: AnyRequest, tournament_id: Id,
                        data: JSONBody[ts.Register]) -> ts.Registered:
         """A person gets a player token (shown once); a bot entrant gets none."""
-        return await tournaments_of(request).register(tournament_id, await strictly(request, data))
+        body = await strictly(request, data)
+        client = LIMITS.entrants.check(request, "entrants registered")
+        registered = await tournaments_of(request).register(tournament_id, body)
+        LIMITS.entrants.add(client)
+        return registered
 
     @post("/{tournament_id:str}/close", operation_id="closeRegistration", status_code=200,
           summary="Close registration (organizer)", responses=errors(400, 401, 403, 404, 409),
@@ -121,7 +130,10 @@ class TournamentController(Controller):
           security=TOKEN)
     async def start_round(self, request: AnyRequest, tournament_id: Id) -> ts.RoundInfo:
         """Pair the next round and open, seat and start one match per table."""
-        return await rounds_of(request).start_next(tournament_id, provide_token(request))
+        client = LIMITS.tables.check(request, "tournament tables opened")
+        started = await rounds_of(request).start_next(tournament_id, provide_token(request))
+        LIMITS.tables.add(client, len(started.tables))
+        return started
 
     @get("/{tournament_id:str}/rounds/{round:int}", operation_id="getRound",
          summary="One round's tables", responses=errors(400, 404))
