@@ -30,6 +30,7 @@ from service.http.api.games import GameController
 from service.http.api.matches import MatchController
 from service.http.api.pages import web_client
 from service.http.api.replays import ReplayController
+from service.http.api.shaping import shape
 from service.http.api.stream import StreamController
 from service.http.api.tournaments import TournamentController
 from service.http.bootstrap import bootstrap, services
@@ -289,4 +290,5 @@ def create_app(database_url: str | None = None, read_database_url: str | None = 
     wrap(app, limits)
     described_bodies(app.openapi_schema)
     map_discriminators(app.openapi_schema)
+    shape(app.openapi_schema)  # as generators read it with default options
     return app

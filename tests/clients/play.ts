@@ -1,12 +1,17 @@
 // Plays one whole match of a game through the client openapi-typescript and openapi-fetch build
-// from openapi/openapi.json: every seat a person, each sending its legal actions in turn.
-// Usage: node out/play.js <base url> <game> <seats> <options as JSON>; prints a JSON summary.
+// from openapi/openapi.json with their default options: every seat a person. In "turns" mode
+// each seat in turn asks for its legal actions and sends one; in "stream" mode every seat
+// follows its own stream (GET /matches/{id}/stream, Server-Sent Events) at once and sends one of
+// the actions each update offers it, until its view says the match is finished.
+// Usage: node out/play.js <base url> <game> <seats> <options as JSON> [turns|stream];
+// prints a JSON summary.
 import createClient from "openapi-fetch";
 import type { components, paths } from "./schema.js";
 
 declare const process: { argv: string[] };  // node's, without the @types/node package
 type Client = ReturnType<typeof createClient<paths>>;
 type Command = components["schemas"]["SendCommand"]["command"];
+type StreamUpdate = components["schemas"]["StreamUpdate"];
 const MAX_MOVES = 5000;
 
 function client(baseUrl: string, token?: string): Client {
@@ -46,6 +51,14 @@ async function open(
   return { matchId, players };
 }
 
+async function send(player: Client, matchId: string, command: Command, version: number) {
+  // Send a command at the version it was offered at; the answer (a 409 if the match moved on).
+  return player.POST("/matches/{match_id}/commands", {
+    params: { path: { match_id: matchId } },
+    body: { command, expected_version: version },
+  });
+}
+
 async function move(player: Client, matchId: string, pick: number): Promise<string | null> {
   // Send one of the seat's legal actions (if it has any); its label, or null.
   const path = { match_id: matchId };
@@ -53,19 +66,13 @@ async function move(player: Client, matchId: string, pick: number): Promise<stri
   if (!legal.data) fail("legal-actions", legal.error);
   if (legal.data.actions.length === 0) return null;
   const action = legal.data.actions[pick % legal.data.actions.length];
-  const command: Command = action.command;
-  const sent = await player.POST("/matches/{match_id}/commands", {
-    params: { path },
-    body: { command, expected_version: legal.data.version },
-  });
+  const sent = await send(player, matchId, action.command, legal.data.version);
   if (!sent.data) fail("command", sent.error);
   return action.label;
 }
 
-async function main(): Promise<void> {
-  // Play until the match is finished; print what was played.
-  const [baseUrl, game, seatsText, optionsText] = process.argv.slice(2);
-  const { matchId, players } = await open(baseUrl, game, Number(seatsText), JSON.parse(optionsText));
+async function playTurns(matchId: string, players: Client[]): Promise<string[]> {
+  // Seat after seat sends one of its legal actions until the match is finished.
   const labels: string[] = [];
   for (let round = 0; labels.length < MAX_MOVES; round++) {
     for (const player of players) {
@@ -76,12 +83,66 @@ async function main(): Promise<void> {
       params: { path: { match_id: matchId } },
     });
     if (!view.data) fail("view", view.error);
-    if (view.data.status === "finished") {
-      console.log(JSON.stringify({ match_id: matchId, moves: labels.length, labels }));
-      return;
-    }
+    if (view.data.status === "finished") return labels;
   }
   throw new Error(`the match did not end within ${MAX_MOVES} moves`);
+}
+
+export async function* updates(player: Client, matchId: string): AsyncGenerator<StreamUpdate> {
+  // Follow the seat's stream: each Server-Sent Event's data, a StreamUpdate. openapi-fetch
+  // hands over the body unread (parseAs: "stream"); events end at a blank line, a line
+  // starting with ":" is a heartbeat. The caller stops when it has seen enough.
+  const { data, error } = await player.GET("/matches/{match_id}/stream", {
+    params: { path: { match_id: matchId } },
+    parseAs: "stream",
+  });
+  if (!data) fail("stream", error);
+  const reader = data.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer = (buffer + value).replaceAll("\r\n", "\n");
+      for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+        const lines = buffer.slice(0, end).split("\n");
+        buffer = buffer.slice(end + 2);
+        const text = lines.filter((line) => line.startsWith("data:"))
+          .map((line) => line.slice(5).trimStart()).join("\n");
+        if (text) yield JSON.parse(text) as StreamUpdate;
+      }
+    }
+  } finally {
+    await reader.cancel();
+  }
+}
+
+async function followAndPlay(player: Client, matchId: string, labels: string[]): Promise<void> {
+  // One seat: on each update that offers it actions, send one; stop once the match is over.
+  for await (const update of updates(player, matchId)) {
+    if (update.view.status === "finished") return;
+    const actions = update.actions ?? [];
+    if (actions.length === 0) continue;
+    const action = actions[(update.version * 7) % actions.length];
+    const sent = await send(player, matchId, action.command, update.version);
+    if (sent.data) labels.push(action.label);
+    else if (sent.response.status !== 409) fail("command", sent.error);  // 409: the next update
+    if (labels.length >= MAX_MOVES) throw new Error(`no end within ${MAX_MOVES} moves`);
+  }
+  throw new Error("the stream ended before the match did");
+}
+
+async function main(): Promise<void> {
+  // Play until the match is finished; print what was played.
+  const [baseUrl, game, seatsText, optionsText, mode = "turns"] = process.argv.slice(2);
+  const { matchId, players } = await open(baseUrl, game, Number(seatsText), JSON.parse(optionsText));
+  let labels: string[] = [];
+  if (mode === "stream") {
+    await Promise.all(players.map((player) => followAndPlay(player, matchId, labels)));
+  } else {
+    labels = await playTurns(matchId, players);
+  }
+  console.log(JSON.stringify({ match_id: matchId, moves: labels.length, labels }));
 }
 
 await main();

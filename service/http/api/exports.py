@@ -9,7 +9,14 @@ from typing import Literal
 
 from litestar import Controller, Response, get
 from litestar.di import NamedDependency, Provide
-from litestar.openapi.spec import OpenAPIMediaType, OpenAPIResponse, OpenAPIType, Operation, Schema
+from litestar.openapi.spec import (
+    OpenAPIFormat,
+    OpenAPIMediaType,
+    OpenAPIResponse,
+    OpenAPIType,
+    Operation,
+    Schema,
+)
 from litestar.params import FromPath, FromQuery
 from litestar.response import Stream
 
@@ -17,6 +24,7 @@ from projections.export import MatchExport
 from projections.tables import EVENT_COLUMNS, MATCH_COLUMNS
 from service.exports import utc
 from service.http.api.common import AnyRequest, TextQuery, errors
+from service.http.api.shaping import lines_media
 from service.http.bootstrap import services
 from service.reads import RoutedExports
 from service.store import ExportFilter
@@ -37,17 +45,17 @@ DESCRIPTION = (
 
 @dataclass
 class StreamedExports(Operation):
-    """The stream's answer as text in either format: a generator reads it as a string."""
+    """The 200 answer in each format: NDJSON and CSV as text, Parquet as binary (the document's
+    shaping, service.http.api.shaping, describes the NDJSON lines and adds its text/plain)."""
 
     def __post_init__(self) -> None:
-        """Both media types of the 200 answer, each a text body."""
-        text = {
-            kind: OpenAPIMediaType(schema=Schema(type=OpenAPIType.STRING, content_media_type=media))
-            for kind, media in MEDIA.items()
-        }
+        """Each media type of the 200 answer and what its body is."""
         ok = self.responses["200"] if self.responses else None
         if isinstance(ok, OpenAPIResponse):
-            ok.content = {MEDIA[kind]: text[kind] for kind in MEDIA}
+            ok.content = {media: OpenAPIMediaType(schema=Schema(
+                type=OpenAPIType.STRING, content_media_type=media,
+                format=OpenAPIFormat.BINARY if media == MEDIA["parquet"] else None))
+                for media in dict.fromkeys(MEDIA.values())}
             ok.description = DESCRIPTION
 
 
@@ -87,6 +95,7 @@ class ExportController(Controller):
     )
     async def export_matches(
         self,
+        request: AnyRequest,
         exports: Exports,
         tournament: TextQuery = None,
         game: TextQuery = None,
@@ -108,7 +117,8 @@ class ExportController(Controller):
         )
         return Stream(
             body,
-            media_type=MEDIA[format],
+            media_type=lines_media(request.headers.get("accept")) if format == "ndjson"
+            else MEDIA[format],
             headers={"X-Match-Count": str(count)},
         )
 

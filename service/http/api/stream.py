@@ -43,8 +43,10 @@ STREAM = ResponseSpec(
     data_container=StreamUpdate,
     media_type="text/event-stream",
     generate_examples=False,
-    description="Server-Sent Events: `id` is the match version, `event: update`, `data` a "
-    "StreamUpdate (this schema); comment lines are heartbeats",
+    description="Server-Sent Events: `id` is the match version, `event: update`, `data` one "
+    "StreamUpdate (components/schemas/StreamUpdate) as JSON; comment lines are heartbeats. The "
+    "stream stays open once the match is over: close it on a view whose status is finished "
+    "(docs/api.md, Clients, shows how to follow it from Python and TypeScript)",
 )
 
 
