@@ -17,10 +17,11 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 ADDRESS = "http://127.0.0.1:8000"  # where `make serve` listens, as the README says
 
 
-def blocks(language: str | None = None) -> list[str]:
-    """The README's fenced code blocks (only those of ``language`` when given), in order."""
+def blocks(*languages: str) -> list[str]:
+    """The README's fenced code blocks (only those tagged with one of ``languages`` when
+    given), in order."""
     found = re.findall(r"^```(\w*)\n(.*?)^```", README.read_text(), re.M | re.S)
-    return [text for tag, text in found if language is None or tag == language]
+    return [text for tag, text in found if not languages or tag in languages]
 
 
 def test_the_first_two_commands_are_make_serve_and_make_test():
@@ -46,11 +47,11 @@ async def readme_server(postgres_server_url: str, template_database: str):
 
 @pytest.mark.slow
 def test_every_shell_block_runs_as_pasted_against_a_real_server(readme_server, tmp_path):
-    """Given a real server, when each of the README's `sh` blocks runs in bash (only the
+    """Given a real server, when each of the README's shell blocks runs in bash (only the
     address changed to the server's, and stopping at the first failing command or unset
     variable), then it succeeds, the match it plays is finished with a result, and no request
     it sent was refused (no 4xx or 5xx in the server's access log)."""
-    scripts = blocks("sh")
+    scripts = blocks("sh", "bash")
     assert scripts and all(script.count(ADDRESS) == 1 for script in scripts)
     for script in scripts:
         ran = subprocess.run(
