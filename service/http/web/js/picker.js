@@ -40,8 +40,23 @@ export class Picker {
     this.chosen = [];
   }
 
+  /** Play an action, or open its chooser when it is a template (a set of cards to choose). */
+  pick(action, redraw) {
+    if (!action.choose) return this.send(action);
+    this.template = action.label;
+    // Start from the set the template's command holds (a legal one); the seat changes it at will.
+    const { field, among } = action.choose;
+    this.chosen = [];
+    for (const card of action.command[field] ?? []) {
+      const i = among.findIndex((c, j) => c === card && !this.chosen.includes(j));
+      if (i >= 0) this.chosen.push(i);
+    }
+    redraw(true);
+  }
+
   back() {
-    if (this.chosen.length) this.chosen = [];
+    if (this.template !== null) { this.template = null; this.chosen = []; }
+    else if (this.chosen.length) this.chosen = [];
     else if (this.path.length) this.path.pop();
     else this.group = null;
   }
@@ -50,6 +65,7 @@ export class Picker {
     this.group = null;
     this.path = [];
     this.chosen = [];
+    this.template = null;
   }
 
   /** The buttons (or the chooser) for the current step, given the grouped actions. */
@@ -67,7 +83,8 @@ export class Picker {
       return [h("p", { class: "meta", id: "pick-step" }, "Pick a card or a move:"),
         h("div", { class: "action-group" }, groups.map(([title, list]) =>
           button(list.length === 1 ? list[0].label : `${title} (${list.length})`, () => {
-            if (list.length === 1) this.send(list[0]);
+            this.group = title;
+            if (list.length === 1) this.pick(list[0], redraw);
             else { this.group = title; redraw(true); }
           })))];
     }
@@ -75,13 +92,15 @@ export class Picker {
     let actions = all;
     for (const [field, value] of this.path) actions = actions.filter((a) => JSON.stringify(a.command[field] ?? null) === value);
     if (!actions.length) { this.reset(); return this.draw(view, groups, disabled, redraw); }
-    const backButton = groups.length > 1 || this.path.length || this.chosen.length
+    const backButton = groups.length > 1 || this.path.length || this.chosen.length || this.template !== null
       ? button("Back", () => { this.back(); redraw(true); }, { class: "action back" }, "Escape")
       : null;
     const fields = varying(actions);
     const heading = h("p", { class: "meta", id: "pick-step" }, title ? `${title}: ` : "", fields.length ? `choose ${fields[0] === "type" ? "how" : titled(fields[0]).toLowerCase()}` : "");
+    const template = actions.find((a) => a.choose && a.label === this.template);
+    if (template) return [heading, this.templateChooser(template, button, disabled, redraw), backButton];
     if (!fields.length || actions.length === 1) {
-      return [heading, h("div", { class: "action-group" }, actions.map((a) => button(a.label, () => this.send(a))), backButton)];
+      return [heading, h("div", { class: "action-group" }, actions.map((a) => button(a.label, () => this.pick(a, redraw))), backButton)];
     }
     const field = fields[0];
     if (Array.isArray(actions[0].command[field])) return [heading, this.chooser(actions, field, button, disabled, redraw), backButton];
@@ -90,7 +109,7 @@ export class Picker {
       const matching = actions.filter((a) => JSON.stringify(a.command[field] ?? null) === value);
       const text = matching.length === 1 ? matching[0].label : `${worded(field, JSON.parse(value), view)} (${matching.length})`;
       return button(text, () => {
-        if (matching.length === 1) this.send(matching[0]);
+        if (matching.length === 1) this.pick(matching[0], redraw);
         else { this.path.push([field, value]); redraw(true); }
       });
     }), backButton)];
@@ -123,5 +142,29 @@ export class Picker {
       })),
       button(match ? match.label : "Choose a set the rules allow", () => match && this.send(match),
         { class: "action primary", disabled: disabled || !match }));
+  }
+
+  /** A template's chooser: exactly ``count`` of the cards ``among``, sent as one command. */
+  templateChooser(action, button, disabled, redraw) {
+    const { field, count, among, rule } = action.choose;
+    const picked = (i) => this.chosen.includes(i);
+    const ready = this.chosen.length === count;
+    const cards = this.chosen.map((i) => among[i]).sort();
+    const toggle = (i) => {
+      if (picked(i)) this.chosen = this.chosen.filter((j) => j !== i);
+      else if (this.chosen.length < count) this.chosen.push(i);
+      else { this.chosen.shift(); this.chosen.push(i); } // full: the earliest choice makes way
+      redraw(false);
+    };
+    const words = cards.map((c) => explain(c)[0]?.name ?? titled(c)).join(", ");
+    return h("fieldset", { class: "chooser" },
+      h("legend", {}, `${action.label}: choose ${count} (${this.chosen.length} chosen)`),
+      rule ? h("p", { class: "meta" }, `The rule: ${rule}.`) : null,
+      h("div", { class: "action-group" }, among.map((card, i) =>
+        button(explain(card)[0]?.name ?? titled(card), () => toggle(i),
+          { class: `action pick${picked(i) ? " on" : ""}`, "aria-pressed": picked(i) ? "true" : "false" }))),
+      button(ready ? `Send: ${titled(field)} ${words}` : `Choose ${count - this.chosen.length} more`,
+        () => ready && this.send({ label: action.label, command: { ...action.command, [field]: cards } }),
+        { class: "action primary", disabled: disabled || !ready }));
   }
 }

@@ -38,7 +38,7 @@ function shadow(player, view) {
     if (!bySuit.has(suit)) bySuit.set(suit, []);
     bySuit.get(suit).push(ghost);
   }
-  return h("div", { class: "shadow", "aria-label": `${player.name}'s Shadow` },
+  return h("div", { class: "shadow", role: "group", "aria-label": `${player.name}'s Shadow` },
     [...bySuit.entries()].map(([suit, ghosts]) => h("div", { class: `ghost-suit${ghosts.length >= 2 ? " danger" : ""}` },
       h("span", { class: "meta" }, `${SUITS[suit]?.[2] ?? suit} ${ghosts.length}/3`),
       ghosts.map((g) => h("div", { class: "ghost" }, dwCard(g.card, "xs"),
@@ -80,7 +80,7 @@ function windowPanel(view) {
 
 function dark(view) {
   const [top, ...rest] = view.dark;
-  return h("div", { class: "pile dark", "aria-label": `The Dark: ${view.dark.length} cards, top first` },
+  return h("div", { class: "pile dark", role: "group", "aria-label": `The Dark: ${view.dark.length} cards, top first` },
     h("span", { class: "meta" }, `The Dark (${view.dark.length})`),
     top ? h("div", { class: "dark-top" }, h("span", { class: "badge" }, "top"), dwCard(top, "s")) : h("span", { class: "meta" }, "empty"),
     rest.slice(0, 8).map((c) => dwCard(c, "xs")),
@@ -114,7 +114,10 @@ export function deathwickGroup(command) {
   if (command.type === "discard") return "Discard (over your hand limit)";
   if (command.type === "panic") return "Panic";
   if (command.type === "pass") return "Pass";
-  return command.card ? `Play ${command.card}` : titled(command.type);
+  if (!command.card) return titled(command.type);
+  const [suit] = SUITS[command.card.slice(-1)] ?? [""];
+  const spell = explain(command.card)[0]?.name;
+  return command.card === "JOKER" ? `${spell ?? "Joker"}: the joker` : `${spell ? `${spell}: ` : ""}${command.card.slice(0, -1)}${suit}`;
 }
 
 export const deathwickRules = [

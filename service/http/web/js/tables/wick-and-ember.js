@@ -16,7 +16,7 @@ export function weCard(name, size = "m") {
 }
 
 function embers(n, target) {
-  return h("span", { class: "embers", "aria-label": `${n} of ${target} embers`, title: `${n} of ${target} embers` },
+  return h("span", { class: "embers", role: "img", "aria-label": `${n} of ${target} embers`, title: `${n} of ${target} embers` },
     Array.from({ length: target }, (_, i) => h("span", { class: i < n ? "ember on" : "ember", "aria-hidden": "true" }, "●")),
     h("span", { class: "ember-count", "aria-hidden": "true" }, ` ${n}/${target}`));
 }
@@ -33,7 +33,7 @@ function seatPanel(seat, board) {
     h("div", { class: "row" }, h("span", { class: "meta" }, "Hand"),
       seat.you ? null : Array.from({ length: seat.cards_in_hand }, () => cardBack(undefined, "xs")),
       seat.you ? h("span", { class: "meta" }, ` ${seat.cards_in_hand} card${seat.cards_in_hand === 1 ? "" : "s"}`) : null),
-    h("div", { class: "row lantern-log", "aria-label": "Lantern log" }, h("span", { class: "meta" }, "Played"),
+    h("div", { class: "row lantern-log", role: "group", "aria-label": "Lantern log" }, h("span", { class: "meta" }, "Played"),
       seat.lantern_log.length ? seat.lantern_log.map((c) => weCard(c, "xs")) : h("span", { class: "meta" }, " nothing yet")));
 }
 
