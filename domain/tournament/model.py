@@ -46,6 +46,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     max_entrants: int | None = None  # None: the server's cap
     approval: bool = False  # entrants wait for the organizer's approval
     forfeits_to_withdraw: int | None = None  # None: forfeits never withdraw an entrant
+    tiebreaks: list[str] | None = None  # None: the format's (domain.tournament.tiebreaks)
 
 
 class Entrant(msgspec.Struct, frozen=True, kw_only=True):
@@ -121,6 +122,9 @@ def check_settings(settings: Settings, min_seats: int, max_seats: int) -> None:
     cap = settings.max_entrants
     if cap is not None and not max(2, size) <= cap <= ENTRANTS_MAX:
         raise TournamentError(f"max_entrants must be {max(2, size)} to {ENTRANTS_MAX}, or absent")
+    from .tiebreaks import check
+
+    check(settings.format, settings.tiebreaks)
     limit = settings.forfeits_to_withdraw
     if limit is not None and not 1 <= limit <= ROUNDS_MAX:
         raise TournamentError(f"forfeits_to_withdraw must be 1 to {ROUNDS_MAX}, or absent")

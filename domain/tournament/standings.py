@@ -1,10 +1,10 @@
-"""Standings: points, the format's tie-breaks, then the seeded draw; as rows, JSON and CSV.
+"""Standings: points, the tie-breaks in force, then the seeded draw; as rows, JSON and CSV.
 
-Swiss: Buchholz (the sum of the current points of every opponent met), then Sonneborn-Berger
-(the sum, over every opponent met, of its points times one's score against it: 1, 1/2 or 0).
-Round robin: Sonneborn-Berger, then the number of first places. Single elimination: the round
-reached (still in, then out later, then out earlier), then points, then Buchholz. Last of all,
-the lot. A withdrawn entrant keeps its results; its opponents' tie-breaks still count them.
+The tie-breaks are the organizer's order (settings.tiebreaks) or the format's: Swiss, Buchholz
+then Sonneborn-Berger; round robin, Sonneborn-Berger then first places; single elimination, the
+round reached (still in, then out later, then out earlier) before points, then Buchholz. Each
+as FIDE C.07 defines it (domain.tournament.tiebreaks). Last of all, the lot. A withdrawn
+entrant keeps its results; its opponents' tie-breaks still count them.
 """
 
 from __future__ import annotations
@@ -16,18 +16,15 @@ import msgspec
 
 from domain.core.cells import csv_text
 
+from . import tiebreaks
 from .elimination import eliminated
 from .model import Entrant, RoundRecord, Settings
 from .scoring import decimal, lot
-from .tally import Record, tally
+from .tally import tally
 
-TIEBREAKS: dict[str, tuple[str, ...]] = {
-    "swiss": ("buchholz", "sonneborn_berger"),
-    "round-robin": ("sonneborn_berger", "firsts"),
-    "single-elimination": ("reached", "buchholz"),
-}
+TIEBREAKS = tiebreaks.DEFAULTS
 CSV_COLUMNS = ("rank", "entrant", "name", "points", "tiebreak_1", "tiebreak_2", "played",
-               "byes", "withdrawn")
+               "byes", "withdrawn")  # with the default two tie-breaks (csv_columns)
 
 
 class Standing(msgspec.Struct, frozen=True, kw_only=True):
@@ -49,15 +46,23 @@ def standings(
     """Every entrant ranked from the finished tables of ``history`` (withdrawn ones included)."""
     records = tally(entrants, history, settings.table_size)
     draw = lot(seed, entrants)
-    lost = _lost(entrants, history, draw) if settings.format == "single-elimination" else {}
-    out = {r.number: (r, _tiebreaks(settings, records, r, lost)) for r in records.values()}
+    names_in_force = tiebreaks.order(settings.format, settings.tiebreaks)
+    out, reached = {}, {}
+    if settings.format == "single-elimination":
+        out, reached = eliminated(history, draw), _lost(entrants, history, draw)
+    breaks = tiebreaks.values(names_in_force, history, records, settings.table_size, out,
+                              reached)
+    points = {n: r.points for n, r in records.items()}
+    tiebreaks.encounters(names_in_force, points, breaks, records)
+    done = {n: (records[n], breaks[n]) for n in records}
 
     def key(number: int) -> tuple[Any, ...]:
-        """The sort key: the format's order, best first, the lot last."""
-        record, breaks = out[number]
+        """The sort key: (reached,) points, the tie-breaks in order, best first, the lot last."""
+        record, values = done[number]
         if settings.format == "single-elimination":
-            return (-breaks["reached"], -record.points, -breaks["buchholz"], draw[number])
-        return (-record.points, *(-value for value in breaks.values()), draw[number])
+            rest = [-v for name, v in values.items() if name != "reached"]
+            return (-values["reached"], -record.points, *rest, draw[number])
+        return (-record.points, *(-value for value in values.values()), draw[number])
 
     names = {e.number: e for e in entrants}
     return [
@@ -65,39 +70,14 @@ def standings(
             rank=rank,
             entrant=number,
             name=names[number].name,
-            points=out[number][0].points,
-            tiebreaks=out[number][1],
-            played=sum(1 for g in out[number][0].games if g.played),
-            byes=len(out[number][0].byes),
+            points=done[number][0].points,
+            tiebreaks=done[number][1],
+            played=sum(1 for g in done[number][0].games if g.played),
+            byes=len(done[number][0].byes),
             withdrawn=names[number].withdrew_after is not None,
         )
-        for rank, number in enumerate(sorted(out, key=key), start=1)
+        for rank, number in enumerate(sorted(done, key=key), start=1)
     ]
-
-
-def _tiebreaks(
-    settings: Settings,
-    records: dict[int, Record],
-    record: Record,
-    lost: dict[int, Fraction],
-) -> dict[str, Fraction]:
-    """The format's tie-break values for one entrant."""
-    values: dict[str, Fraction] = {}
-    for name in TIEBREAKS[settings.format]:
-        if name == "buchholz":
-            values[name] = sum(
-                (records[o].points for g in record.games for o in g.against), Fraction(0)
-            )
-        elif name == "sonneborn_berger":
-            values[name] = sum(
-                (records[o].points * s for g in record.games for o, s in g.against.items()),
-                Fraction(0),
-            )
-        elif name == "firsts":
-            values[name] = Fraction(record.firsts)
-        else:
-            values[name] = lost[record.number]
-    return values
 
 
 def _lost(
@@ -135,11 +115,17 @@ def rows(table: list[Standing]) -> list[dict[str, Any]]:
     ]
 
 
+def csv_columns(count: int) -> list[str]:
+    """The standings CSV's columns with ``count`` tie-breaks."""
+    return [*CSV_COLUMNS[:4], *(f"tiebreak_{i}" for i in range(1, count + 1)), *CSV_COLUMNS[-3:]]
+
+
 def standings_csv(table: list[Standing]) -> str:
-    """The standings as CSV (CSV_COLUMNS; the tie-breaks in the format's order); names that
+    """The standings as CSV (csv_columns; the tie-breaks in the order in force); names that
     begin like a formula are neutralised (domain.core.cells)."""
+    count = len(table[0].tiebreaks) if table else 2
     return csv_text(
-        [list(CSV_COLUMNS)]
+        [csv_columns(count)]
         + [[s.rank, s.entrant, s.name, decimal(s.points),
             *[decimal(v) for v in s.tiebreaks.values()], s.played, s.byes,
             str(s.withdrawn).lower()] for s in table],

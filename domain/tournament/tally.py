@@ -20,6 +20,8 @@ class Game(msgspec.Struct, frozen=True, kw_only=True):
     points: Fraction
     against: dict[int, Fraction]  # opponent number -> 1 above it, 1/2 tied, 0 below
     # (an opponent met over the board: a forfeit's other side is left out)
+    forfeited: bool = False  # this entrant forfeited the table
+    alone_first: bool = False  # placed first, nobody tied with it
 
     @property
     def played(self) -> bool:
@@ -67,9 +69,10 @@ def _count_table(records: dict[int, Record], seats: list[int], result: TableResu
             for other_seat, other in enumerate(seats)
             if other_seat != seat and not {number, other} & gone
         }
-        mine.games.append(
-            Game(round=result.round, table=result.table, seat=seat, points=points, against=against)
-        )
+        alone = result.placements.count(result.placements[seat]) == 1
+        mine.games.append(Game(
+            round=result.round, table=result.table, seat=seat, points=points, against=against,
+            forfeited=number in gone, alone_first=alone and result.placements[seat] == 1))
         mine.points += points
         mine.seats[seat] += 1
         mine.met.update(against.keys())

@@ -13,6 +13,8 @@ from domain.tournament.model import ENTRANTS_MAX, ROUNDS_MAX
 from projections.tournament import StandingRow
 from service.schemas import Body, BotName, Name, ResultInfo, Text
 
+TieBreak = Literal["buchholz", "buchholz_cut1", "sonneborn_berger", "wins", "direct_encounter",
+                   "firsts", "reached"]
 Status = Literal["registering", "closed", "running", "finished", "cancelled"]
 TableStatus = Literal["lobby", "playing", "finished", "missing"]
 
@@ -40,6 +42,9 @@ class CreateTournament(Body, kw_only=True):
         "when registration closes")] = False
     forfeits_to_withdraw: Annotated[int, Meta(ge=1, le=ROUNDS_MAX, description=(
         "Withdraw an entrant at its N-th forfeit (absent: never)"))] | None = None
+    tiebreaks: Annotated[list[TieBreak], Meta(min_length=1, max_length=6, description=(
+        "The tie-breaks in order, FIDE C.07's (docs/tournaments.md, section 5); absent: the "
+        "format's. Single elimination keeps 'reached' first"))] | None = None
 
 
 class Register(Body):
@@ -121,6 +126,7 @@ class TournamentInfo(msgspec.Struct, kw_only=True):
     max_entrants: int | None = None
     approval: bool = False
     forfeits_to_withdraw: int | None = None
+    tiebreaks: list[str] = []
 
 
 class TournamentListed(msgspec.Struct, kw_only=True):

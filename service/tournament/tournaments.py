@@ -341,7 +341,8 @@ def settings_of(body: ts.CreateTournament) -> Settings:
                         table_size=body.table_size, format=body.format, rounds=body.rounds,
                         seeding=body.seeding, turn_seconds=body.turn_seconds,
                         max_entrants=body.max_entrants, approval=body.approval,
-                        forfeits_to_withdraw=body.forfeits_to_withdraw)
+                        forfeits_to_withdraw=body.forfeits_to_withdraw,
+                        tiebreaks=None if body.tiebreaks is None else list(body.tiebreaks))
     try:
         check_settings(settings, game.min_seats, game.max_seats)
     except TournamentError as error:

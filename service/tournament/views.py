@@ -22,6 +22,7 @@ from domain.tournament import (
     rounds_total,
     voided,
 )
+from domain.tournament.tiebreaks import order as tiebreak_order
 from service.errors import ServiceError
 from service.schemas import ResultInfo
 from service.store import EventStore, MatchRow
@@ -167,6 +168,7 @@ def tournament_info(held: Held, seed: bytes | None) -> ts.TournamentInfo:
         rounds=[round_info(held, stored.round) for stored in held.rounds],
         actions=held.actions(), max_entrants=settings.max_entrants, approval=settings.approval,
         forfeits_to_withdraw=settings.forfeits_to_withdraw,
+        tiebreaks=list(tiebreak_order(settings.format, settings.tiebreaks)),
         created_at=row.created_at, finished_at=row.finished_at)
 
 

@@ -179,3 +179,20 @@ async def test_a_twenty_seat_deathwick_round_starts(pool):
     started = await rounds.start_next(tid, token)
     assert [len(t.seats) for t in started.tables] == [20]
     assert started.tables[0].status == "playing"
+
+
+async def test_the_organizer_chooses_the_tie_breaks_and_their_order(pool):
+    """Given tiebreaks [wins, buchholz_cut1, direct_encounter] at creation, then the
+    tournament shows them and its standings carry them in that order; 'reached' outside single
+    elimination is refused, named."""
+    service, _, _ = services(pool)
+    chosen = ["wins", "buchholz_cut1", "direct_encounter"]
+    tid, _ = await opened(service, tiebreaks=chosen)
+    assert (await service.get(tid)).tiebreaks == chosen
+    for name in ("Ash", "Bryn"):
+        await service.register(tid, Register(name=name))
+    assert [list(s.tiebreaks) for s in (await service.standings(tid)).standings] == [chosen] * 2
+    with pytest.raises(ServiceError) as refused:
+        await opened(service, tiebreaks=["reached"])
+    assert refused.value.status == 422 and "'reached' is single-elimination's only" in (
+        refused.value.message)
