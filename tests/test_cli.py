@@ -151,3 +151,16 @@ def test_export_without_a_source_is_one_line_and_creates_nothing(tmp_path):
     assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
     assert "--url" in refused.stderr and "--database-url" in refused.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_export_to_a_folder_that_does_not_exist_is_one_line(tmp_path):
+    """Given --out in a folder that does not exist, then export says it cannot write there, in
+    one line, exits 1 and creates nothing."""
+    refused = subprocess.run(
+        [*HEARTHLOG, "export", "--url", "http://127.0.0.1:9", "--out",
+         str(tmp_path / "missing" / "all.ndjson")], capture_output=True, text=True, timeout=120)
+
+    assert refused.returncode == 1
+    assert refused.stderr.strip().splitlines() == [
+        f"export failed: cannot write {tmp_path / 'missing' / 'all.ndjson'}: No such file or directory"]
+    assert list(tmp_path.iterdir()) == []

@@ -324,3 +324,15 @@ async def test_an_export_from_a_database_hearthlog_never_made_is_one_line_and_no
     assert refused.stderr.strip().splitlines() == [refused.stderr.strip()], refused.stderr
     assert 'relation "matches" does not exist' in refused.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_empty_file_is_said_to_hold_no_match(tmp_path):
+    """Given an empty export (a server had no finished match), then verify says the file holds
+    no match, in one line, and exits 1."""
+    path = tmp_path / "none.ndjson"
+    path.write_bytes(b"\n")
+
+    checked = run("verify", str(path))
+
+    assert checked.returncode == 1
+    assert checked.stderr.strip() == f"{path} holds no match to verify"

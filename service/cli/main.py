@@ -240,7 +240,11 @@ def written(path: Path) -> Iterator[BinaryIO]:
         return
     part = path.with_name(f".{path.name}.part")
     try:
-        with part.open("wb") as out:
+        out = part.open("wb")
+    except OSError as error:
+        raise ExportFailed(f"cannot write {path}: {error.strerror}") from None
+    try:
+        with out:
             yield out
         part.replace(path)
     finally:

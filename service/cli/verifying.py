@@ -28,6 +28,9 @@ def verify(args: argparse.Namespace) -> int:
         return 2
     from service.cli.tournament import is_bundle, verify_bundle_file
 
+    if holds_nothing(path):
+        print(f"{path} holds no match to verify", file=sys.stderr)
+        return 1
     if is_bundle(path):
         return verify_bundle_file(path)
     results = []
@@ -58,6 +61,12 @@ def read_exports(path: Path) -> Iterator[tuple[str, bytes]]:
         for number, line in enumerate(lines, start=1):
             if line.strip():
                 yield f"line {number}", line
+
+
+def holds_nothing(path: Path) -> bool:
+    """Whether the file is empty or blank (read up to its first line that is not)."""
+    with path.open("rb") as lines:
+        return not any(line.strip() for line in lines)
 
 
 def matches_in(path: Path) -> int:
