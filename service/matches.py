@@ -185,7 +185,8 @@ class MatchService:
         """Every complete command the caller's seat may send now."""
         seat = await self.access.seat(parse_id(match_id), token)
         loaded = await self._current(parse_id(match_id))
-        return schemas.LegalActions(version=loaded.version, actions=views.actions(loaded, seat))
+        return schemas.LegalActions(game=loaded.row.game, version=loaded.version,
+                                    actions=views.actions(loaded, seat))
 
     async def log(self, match_id: str, token: str | None, after: int) -> schemas.LogPage:
         """Log lines after a version: public ones, plus the caller's private ones."""

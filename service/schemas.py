@@ -281,6 +281,9 @@ class LegalAction(msgspec.Struct, kw_only=True):
 class LegalActions(msgspec.Struct, kw_only=True):
     """Every complete command the caller's seat may send now, each with its label."""
 
+    game: Annotated[str, Meta(
+        description="The match's game: which game's commands `actions` holds (the document has "
+                    "one variant of this answer per game)")]
     version: int
     actions: list[LegalAction]
 
@@ -310,6 +313,9 @@ class ErrorBody(msgspec.Struct, kw_only=True):
 class StreamUpdate(msgspec.Struct, kw_only=True):
     """A stream message: versions first..version (its SSE id), your log lines, your view after."""
 
+    game: Annotated[str, Meta(
+        description="The match's game: which game's commands `actions` holds (the document has "
+                    "one variant of this answer per game)")]
     first: int
     version: int
     log: list[LogLine]

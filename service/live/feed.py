@@ -185,7 +185,7 @@ class Feed:
         ]
         now = msgspec.structs.replace(self.loaded, state=change.state, version=last,
                                       times=change.times)
-        update = StreamUpdate(first=first, version=last, log=lines,
+        update = StreamUpdate(game=now.row.game, first=first, version=last, log=lines,
                               view=views.match_view(now, seat, change.recorded_at),
                               actions=None if seat is None else views.actions(now, seat))
         return Served(update=update, data=msgspec.json.encode(update).decode())

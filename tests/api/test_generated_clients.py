@@ -66,6 +66,26 @@ def operation_ids() -> list[str]:
             for operation in item.values() if isinstance(operation, dict)]
 
 
+def commands_of_each_game() -> dict[str, set[str]]:
+    """Each game's command types, by component name, as its LegalActions variant offers them
+    (the variant that the `game` discriminator names, whose actions hold that game's union)."""
+    schemas = json.loads(DOCUMENT.read_text())["components"]["schemas"]
+    named = {}
+    for game, ref in schemas["LegalActions"]["discriminator"]["mapping"].items():
+        variant = schemas[ref.split("/")[-1]]
+        action = schemas[variant["properties"]["actions"]["items"]["$ref"].split("/")[-1]]
+        union = schemas[action["properties"]["command"]["$ref"].split("/")[-1]]
+        named[game] = {choice["$ref"].split("/")[-1] for choice in union["oneOf"]}
+    return named
+
+
+def stream_updates_by_game(models: ModuleType) -> dict[str, Any]:
+    """The generated StreamUpdate class of each game, as the document's discriminator maps it."""
+    schemas = json.loads(DOCUMENT.read_text())["components"]["schemas"]
+    mapping = schemas["StreamUpdate"]["discriminator"]["mapping"]
+    return {game: getattr(models, ref.split("/")[-1]) for game, ref in mapping.items()}
+
+
 def snake(name: str) -> str:
     """An operationId as openapi-python-client names its module: exportMatch -> export_match."""
     return "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
@@ -126,8 +146,8 @@ def test_openapi_python_client_generates_every_operation_without_a_warning(pytho
     modules = {path.stem for path in api.glob("*/*.py")}
     assert [o for o in operation_ids() if snake(o) not in modules] == []
     models = importlib.import_module("hearthlog_client.models")
-    for name in ("WickEmberView", "WhiteoutView", "PlayCard", "Commit", "Concede", "LegalAction",
-                 "StreamUpdate", "MatchExport"):
+    for name in ("WickEmberView", "WhiteoutView", "PlayCard", "Commit", "Concede", "Pass",
+                 "PassRitual", "EmberLegalActions", "DeathwickStreamUpdate", "MatchExport"):
         assert hasattr(models, name), name
 
 
@@ -145,13 +165,17 @@ def test_openapi_typescript_generates_types_that_play_ts_compiles_against(typesc
 
 def test_the_python_client_plays_a_whole_match_of_every_game(python_client, server):
     """Given the generated Python client and a real server, when it plays every game the server
-    lists, each seat sending one of its labelled legal actions, then every match finishes."""
+    lists, each seat sending one of its labelled legal actions, then every match finishes, and
+    every command offered was read as one of its own game's types (Ember's pass as Ember's
+    Pass, never Deathwick's PassRitual, though both are {"type": "pass"})."""
     games = catalogue(server)
-    assert {"wick-and-ember", "whiteout-road"} <= {game["id"] for game in games}
+    assert {"wick-and-ember", "whiteout-road", "ember", "deathwick"} <= {g["id"] for g in games}
+    own = commands_of_each_game()
     for game in games:
-        match_id, labels = play_in_python(python_client, server, game)
+        match_id, played = play_in_python(python_client, server, game)
         assert_finished(server, match_id)
-        assert labels and all(isinstance(label, str) and label for label in labels)
+        assert played and all(isinstance(label, str) and label for label, _ in played)
+        assert {kind for _, kind in played} <= own[game["id"]], game["id"]  # its own types
 
 
 @pytest.mark.parametrize("mode", ["turns", "stream"])
@@ -176,16 +200,18 @@ def test_the_python_client_plays_a_whole_match_of_every_game_following_the_strea
     """Given the generated Python client, when each seat of every game follows its own stream
     (docs/api.md's way: the client's own httpx client, each event's data a StreamUpdate) and
     sends one of the actions each update offers it, then every match finishes."""
+    own = commands_of_each_game()
     for game in catalogue(server):
         match_id, seats = open_in_python(python_client, server, game)
-        played: list[str] = []
+        played: list[tuple[str, str]] = []
         with ThreadPoolExecutor(len(seats)) as pool:
             followers = [pool.submit(follow_and_play, python_client, s, match_id, played)
                          for s in seats]
             for follower in followers:
                 follower.result(timeout=STREAM_SECONDS)
         assert_finished(server, match_id)
-        assert played and all(played)
+        assert played and all(label for label, _ in played)
+        assert {kind for _, kind in played} <= own[game["id"]], game["id"]
 
 
 def calls_of(package: ModuleType) -> dict[str, ModuleType]:
@@ -224,19 +250,20 @@ def open_in_python(package: ModuleType, server: str, game: dict[str, Any]) -> tu
 
 
 def play_out(calls: dict[str, ModuleType], models: ModuleType, match_id: str,
-             seats: list[Any]) -> list[str]:
-    """Each seat in turn sends one of its legal actions until the match is over; the labels."""
-    labels: list[str] = []
+             seats: list[Any]) -> list[tuple[str, str]]:
+    """Each seat in turn sends one of its legal actions until the match is over; each action's
+    label and the generated type its command was read as."""
+    labels: list[tuple[str, str]] = []
     while len(labels) < MAX_MOVES:
         for seat in seats:
             legal = calls["get_legal_actions"].sync(match_id=match_id, client=seat)
-            assert isinstance(legal, models.LegalActions), legal
+            assert type(legal).__name__.endswith("LegalActions"), legal
             if legal.actions:
                 action = legal.actions[len(labels) % len(legal.actions)]
                 body = models.SendCommand(command=action.command, expected_version=legal.version)
                 answer = calls["send_command"].sync(match_id=match_id, client=seat, body=body)
                 assert isinstance(answer, models.CommandAnswer), answer
-                labels.append(action.label)
+                labels.append((action.label, type(action.command).__name__))
         view = calls["get_view"].sync(match_id=match_id, client=seats[0])
         if view.status == "finished":
             return labels
@@ -247,6 +274,7 @@ def updates(client: Any, match_id: str) -> Iterator[Any]:
     """Follow a seat's stream as docs/api.md shows: the generated client's own httpx client
     reads the Server-Sent Events as they come, and each event's data is a StreamUpdate."""
     models = importlib.import_module("hearthlog_client.models")
+    by_game = stream_updates_by_game(models)  # the document's variant for each game
     http = client.get_httpx_client()
     with http.stream("GET", f"/matches/{match_id}/stream", timeout=None) as answer:
         answer.raise_for_status()
@@ -255,11 +283,13 @@ def updates(client: Any, match_id: str) -> Iterator[Any]:
             if line.startswith("data:"):
                 data.append(line.removeprefix("data:").removeprefix(" "))
             elif not line and data:  # a blank line ends an event; ":" lines are heartbeats
-                yield models.StreamUpdate.from_dict(json.loads("\n".join(data)))
+                update = json.loads("\n".join(data))
+                yield by_game[update["game"]].from_dict(update)
                 data = []
 
 
-def follow_and_play(package: ModuleType, seat: Any, match_id: str, played: list[str]) -> None:
+def follow_and_play(package: ModuleType, seat: Any, match_id: str,
+                    played: list[tuple[str, str]]) -> None:
     """One seat: on each update that offers it actions, send one at that version; stop once
     its view says the match is finished (a 409 means the match moved on: the next update)."""
     calls, models = calls_of(package), importlib.import_module("hearthlog_client.models")
@@ -272,7 +302,7 @@ def follow_and_play(package: ModuleType, seat: Any, match_id: str, played: list[
         body = models.SendCommand(command=action.command, expected_version=update.version)
         answer = calls["send_command"].sync(match_id=match_id, client=seat, body=body)
         if isinstance(answer, models.CommandAnswer):
-            played.append(action.label)
+            played.append((action.label, type(action.command).__name__))
         else:
             assert answer.status_code == 409, answer
         assert len(played) < MAX_MOVES, f"the match did not end within {MAX_MOVES} moves"

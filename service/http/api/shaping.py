@@ -11,6 +11,12 @@ or an option (tests/api/test_generated_clients.py):
   server; openapi-typescript reads a schema `default` on a shared component as "always present"
   and would make the sender spell it out, so in request bodies and the commands they carry the
   default is said in words instead.
+- **Each game's commands keep their own types.** Two games may share a command tag (Ember's
+  `pass` and Deathwick's `pass` have one shape), so a union of every game's commands cannot tell
+  them apart. The answers that offer commands, `LegalActions` and `StreamUpdate`, carry the
+  match's `game`, and the document gives each one variant per game (`EmberLegalActions`, whose
+  actions hold `EmberCommand`s), chosen by `game` (a discriminator): a generated client reads
+  Ember's `pass` as Ember's `Pass`.
 - **Streams say what they are.** A Server-Sent Events answer and an NDJSON answer are text, each
   event's `data` or each line one JSON value of the component its description names; an NDJSON
   answer is served as `text/plain` too, when asked for (a generator that knows no NDJSON reads
@@ -25,11 +31,22 @@ from collections.abc import Iterator
 from typing import Any
 
 import msgspec
-from litestar.openapi.spec import OpenAPI, OpenAPIMediaType, OpenAPIResponse, Reference, Schema
+from litestar.openapi.spec import (
+    Discriminator,
+    OpenAPI,
+    OpenAPIMediaType,
+    OpenAPIResponse,
+    Reference,
+    Schema,
+)
 from litestar.openapi.spec.enums import OpenAPIType
+
+from domain.games import BUILT_IN, GAMES
+from service.http.api.documents import component_name
 
 COMPONENTS = "#/components/schemas/"
 NDJSON, TEXT, EVENTS = "application/x-ndjson", "text/plain", "text/event-stream"
+PER_GAME = ("LegalActions", "StreamUpdate")  # the answers that offer a game's commands
 
 
 def shape(document: OpenAPI) -> None:
@@ -41,8 +58,39 @@ def shape(document: OpenAPI) -> None:
             defaults_in_words(schema)
         elif name in answered and whole_answer(name):
             schema.required = sorted(schema.properties or {})
+    for name in PER_GAME:
+        per_game(schemas, name)
     for response in answers(document):
         described_stream(response)
+
+
+def per_game(schemas: dict[str, Schema], answer: str) -> None:
+    """The answer as one variant per built-in game, chosen by its `game`: each variant's
+    actions hold that game's commands (`<Game>LegalAction`, whose command is `<Game>Command`)."""
+    base = schemas[answer]
+    variants: dict[str, str] = {}
+    for game_id in BUILT_IN:
+        union = component_name(GAMES[game_id])
+        prefix = union.removesuffix("Command")
+        action = f"{prefix}LegalAction"
+        schemas[action] = Schema(
+            type=OpenAPIType.OBJECT, title=action, required=["command", "label"],
+            description=f"A command of {GAMES[game_id].title} the seat may send now, and its label",
+            properties={"command": Reference(ref=COMPONENTS + union),
+                        "label": Schema(type=OpenAPIType.STRING)})
+        listed = Schema(type=OpenAPIType.ARRAY, items=Reference(ref=COMPONENTS + action))
+        properties = {**(base.properties or {}),
+                      "game": Schema(type=OpenAPIType.STRING, const=game_id),
+                      "actions": listed if answer == "LegalActions"
+                      else Schema(one_of=[listed, Schema(type=OpenAPIType.NULL)])}
+        name = f"{prefix}{answer}"
+        schemas[name] = Schema(type=OpenAPIType.OBJECT, title=name, properties=properties,
+                               required=sorted(properties), description=base.description)
+        variants[game_id] = COMPONENTS + name
+    schemas[answer] = Schema(
+        title=answer, description=base.description,
+        one_of=[Reference(ref=ref) for ref in variants.values()],
+        discriminator=Discriminator(property_name="game", mapping=variants))
 
 
 def reachable(document: OpenAPI, *, requests: bool) -> set[str]:
