@@ -9,6 +9,7 @@ the server's own export code (tests/exports/matches.py).
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,8 @@ import polars as pl
 import pytest
 
 from projections.tables import EVENT_COLUMNS, MATCH_COLUMNS
+from service.errors import ServiceError
+from service.exports import parquet
 from tests.exports.matches import exported, played, truth
 
 MATCHES = 16  # four of each built-in game, 2 to 20 seats
@@ -138,3 +141,15 @@ def test_the_parquet_export_is_the_matches_table_typed(matches, files):
     assert_same(answers_from_polars(table.select("seat", won="winner"), per_match),
                 truth(matches))
     assert length == pytest.approx(truth(matches)["length"], abs=1e-6)
+
+
+def test_without_polars_a_parquet_export_is_a_501_naming_the_extra(monkeypatch):
+    """Given a server installed without the parquet extra, when Parquet is asked for, then a
+    501 says which extra to install and which format to ask for instead."""
+    monkeypatch.setitem(sys.modules, "polars", None)  # `import polars` now fails
+
+    with pytest.raises(ServiceError) as refused:
+        parquet([])
+
+    assert refused.value.status == 501
+    assert "hearthlog[parquet]" in str(refused.value) and "format=csv" in str(refused.value)
