@@ -14,7 +14,8 @@ let replay = null;
 let summary = null;
 let log = [];
 let version = 1;
-let as = params.get("as") || "spectator"; // "spectator", "seat-N" or "state"
+// "spectator", "seat-N" or "state"; a browser holding a seat of the match sees as that seat.
+let as = params.get("as") || (held(matchId).token ? `seat-${held(matchId).seat}` : "spectator");
 const views = new Map(); // "as:version" -> MatchView
 let shown = 0; // the latest request drawn, so a slow answer never draws over a newer one
 
@@ -33,12 +34,13 @@ function skeleton() {
         button("first", "First version", "◀◀", "Home"), button("prev", "Previous version", "◀", "ArrowLeft"),
         h("label", { for: "slider", class: "visually-hidden" }, "Version"),
         h("input", { type: "range", id: "slider", min: 1, max: 1, value: 1 }),
-        button("next", "Next version", "▶", "ArrowRight"), button("last", "Last version", "▶▶", "End")),
+        button("next", "Next version", "▶", "ArrowRight"), button("last", "Last version", "▶▶", "End"),
+        h("button", { type: "button", id: "autoplay", "aria-pressed": "false", "aria-keyshortcuts": "p" }, "Play")),
       h("div", { class: "row" },
         h("output", { id: "position", for: "slider", class: "position" }),
         h("label", { for: "as" }, "Seen by"), h("select", { id: "as" }),
         h("button", { type: "button", id: "share" }, "Copy a link to this")),
-      h("p", { class: "meta" }, "Arrow keys step, Home and End jump to the ends.")),
+      h("p", { class: "meta" }, "Arrow keys step, Home and End jump to the ends, P plays and pauses.")),
     h("div", { class: "layout" },
       h("div", { class: "board-column" },
         h("p", { id: "event", class: "event" }),
@@ -48,7 +50,11 @@ function skeleton() {
           h("dl", { id: "fairness-list", class: "generic" }),
           h("p", {}, h("a", { id: "download", class: "button", download: true }, "Download the export (JSON)")))),
       h("aside", { class: "log-column", "aria-labelledby": "log-title" },
-        h("h2", { id: "log-title" }, "Log"), h("ol", { id: "log", class: "log" }))));
+        h("h2", { id: "moves-title" }, "Moves"),
+        h("ol", { id: "moves", class: "log moves", tabindex: 0, "aria-labelledby": "moves-title" }),
+        h("h2", { id: "log-title" }, "Log"),
+        h("p", { id: "log-note", class: "meta" }),
+        h("ol", { id: "log", class: "log", tabindex: 0, "aria-labelledby": "log-title" }))));
 }
 
 /** The view of the chosen viewer at a version (cached; each asked of the API once). */
@@ -68,8 +74,12 @@ async function show(v) {
   $("slider").value = String(version);
   $("position").textContent = `Version ${version} of ${last}`;
   const step = replay.steps[version - 1];
-  const who = step.seat === null || step.seat === undefined ? "the server" : replay.names[step.seat] ?? `seat ${step.seat}`;
-  $("event").textContent = `${version}: ${step.type.replaceAll("_", " ")} (${who})`;
+  // The event's own words (its log lines); whose move caused it is said apart, since an event
+  // such as "Ash's turn begins" follows another seat's move.
+  const said = shownLog().filter((line) => line.version === version).map((line) => line.text);
+  const cause = step.seat === null || step.seat === undefined ? "the server"
+    : `${replay.names[step.seat] ?? `seat ${step.seat}`}'s move`;
+  $("event").textContent = `${version}: ${said.join(" ") || step.type.replaceAll("_", " ")} (after ${cause})`;
   const url = new URL(location.href);
   url.searchParams.set("v", String(version));
   url.searchParams.set("as", as);
@@ -88,14 +98,50 @@ async function show(v) {
   if (ticket === shown) put($("table"), body);
 }
 
+/** The log as the chosen viewer saw it: a seat's private lines only when the viewer is the
+ * seat this browser holds (the API gives them to its token alone); otherwise public lines. */
+function shownLog() {
+  const mine = held(matchId);
+  const own = mine.token && as === `seat-${mine.seat}`;
+  return own ? log : log.filter((line) => !line.private);
+}
+
 function drawLog() {
-  const items = log.filter((line) => line.version <= version).map((line) =>
+  const mine = held(matchId);
+  const lines = shownLog().filter((line) => line.version <= version);
+  $("log-note").textContent = as.startsWith("seat-") && !(mine.token && as === `seat-${mine.seat}`)
+    ? "Public lines only: a seat's private lines are given to its own browser alone." : "";
+  put($("log"), lines.map((line) =>
     h("li", { class: `${line.version === version ? "current" : ""} ${line.private ? "private" : ""}`,
       "data-version": line.version },
       h("span", { class: "version" }, line.version),
-      line.private ? h("span", { class: "tag" }, "only you") : null, line.text));
-  put($("log"), items);
-  $("log").querySelector(".current")?.scrollIntoView({ block: "nearest" });
+      line.private ? h("span", { class: "tag" }, "only you") : null, line.text)));
+  // Scroll the log itself (never the page) to the last line at or before this version.
+  const box = $("log");
+  const last = box.lastElementChild;
+  if (last) box.scrollTop = last.offsetTop - box.offsetTop - box.clientHeight + last.offsetHeight + 8;
+  drawMoves();
+}
+
+/** "3. Ash played the Gale on Bryn.": the move's first public line, its seat named once. */
+function moveText(i, step, line) {
+  const name = replay.names[step.seat] ?? `seat ${step.seat}`;
+  const text = line ?? step.command.type.replaceAll("_", " ");
+  return `${i + 1}. ${text.startsWith(name) ? "" : `${name}: `}${text}`;
+}
+
+/** The players' moves (the events a seat's command caused), each a link to its version. */
+function drawMoves() {
+  const said = new Map();
+  for (const line of log) if (!line.private && !said.has(line.version)) said.set(line.version, line.text);
+  const moves = replay.steps.filter((s) => s.seat !== null && s.seat !== undefined && s.command
+    && s.command.type !== "join_seat" && s.command.type !== "start_match");
+  const box = $("moves");
+  put(box, moves.map((s, i) => h("li", { class: s.version <= version && (moves[i + 1]?.version ?? Infinity) > version ? "current" : "" },
+    h("button", { type: "button", class: "link", onclick: () => show(s.version).catch(failed) },
+      moveText(i, s, said.get(s.version))))));
+  const current = box.querySelector(".current");
+  if (current) box.scrollTop = current.offsetTop - box.offsetTop - box.clientHeight / 2;
 }
 
 function fairness(report) {
@@ -130,6 +176,7 @@ function wire() {
   $("next").addEventListener("click", () => step(1));
   $("last").addEventListener("click", () => show(last()).catch(failed));
   $("slider").addEventListener("input", () => show(Number($("slider").value)).catch(failed));
+  $("autoplay").addEventListener("click", autoplay);
   $("as").addEventListener("change", () => {
     as = $("as").value;
     show(version).catch(failed);
@@ -149,9 +196,29 @@ function wire() {
     if (event.key in moves) step(moves[event.key]);
     else if (event.key === "Home") show(1).catch(failed);
     else if (event.key === "End") show(last()).catch(failed);
+    else if (event.key === "p" || event.key === "P") autoplay();
     else return;
     event.preventDefault();
   });
+}
+
+let playing = null; // the autoplay's timer
+
+/** Play the match forward, a version every 0.8 s, to its end; pressed again, pause. */
+function autoplay() {
+  const button = $("autoplay");
+  if (playing) {
+    clearInterval(playing);
+    playing = null;
+  } else {
+    if (version >= replay.steps.length) show(1).catch(failed);
+    playing = setInterval(() => {
+      if (version >= replay.steps.length) autoplay();
+      else show(version + 1).catch(failed);
+    }, 800);
+  }
+  button.textContent = playing ? "Pause" : "Play";
+  button.setAttribute("aria-pressed", String(Boolean(playing)));
 }
 
 function failed(error) {
