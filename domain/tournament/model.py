@@ -47,6 +47,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     approval: bool = False  # entrants wait for the organizer's approval
     forfeits_to_withdraw: int | None = None  # None: forfeits never withdraw an entrant
     tiebreaks: list[str] | None = None  # None: the format's (domain.tournament.tiebreaks)
+    pairing: Literal["house", "dutch"] | None = None  # None: house; dutch: 2-seat Swiss only
 
 
 class Entrant(msgspec.Struct, frozen=True, kw_only=True):
@@ -122,6 +123,8 @@ def check_settings(settings: Settings, min_seats: int, max_seats: int) -> None:
     cap = settings.max_entrants
     if cap is not None and not max(2, size) <= cap <= ENTRANTS_MAX:
         raise TournamentError(f"max_entrants must be {max(2, size)} to {ENTRANTS_MAX}, or absent")
+    if settings.pairing == "dutch" and (settings.format != "swiss" or size != 2):
+        raise TournamentError("pairing 'dutch' (FIDE's Dutch system) pairs 2-seat Swiss only")
     from .tiebreaks import check
 
     check(settings.format, settings.tiebreaks)

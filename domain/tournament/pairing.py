@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import elimination, round_robin
+from .dutch import pair_dutch
 from .model import Entrant, NoRound, Pairing, RoundRecord, Settings, TournamentError, active
 from .scoring import lot
 from .standings import standings
@@ -80,6 +81,8 @@ def pair_round(
     playing = [e.number for e in active(entrants, number)]
     if settings.format == "round-robin":
         return _round_robin(settings, seed, entrants, history, playing, number)
+    if settings.format == "swiss" and settings.pairing == "dutch":
+        return pair_dutch(settings, seed, entrants, history, playing, total)
     if settings.format == "swiss":
         ranked = _ranked(settings, seed, entrants, history, set(playing))
         records = tally(entrants, history, settings.table_size)

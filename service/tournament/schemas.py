@@ -42,6 +42,9 @@ class CreateTournament(Body, kw_only=True):
         "when registration closes")] = False
     forfeits_to_withdraw: Annotated[int, Meta(ge=1, le=ROUNDS_MAX, description=(
         "Withdraw an entrant at its N-th forfeit (absent: never)"))] | None = None
+    pairing: Annotated[Literal["house", "dutch"], Meta(description=(
+        "Swiss at 2 seats: 'dutch' (FIDE's Dutch system, the default) or 'house' (the "
+        "top-down search every table size uses); docs/tournaments.md"))] | None = None
     tiebreaks: Annotated[list[TieBreak], Meta(min_length=1, max_length=6, description=(
         "The tie-breaks in order, FIDE C.07's (docs/tournaments.md, section 5); absent: the "
         "format's. Single elimination keeps 'reached' first"))] | None = None
@@ -127,6 +130,7 @@ class TournamentInfo(msgspec.Struct, kw_only=True):
     approval: bool = False
     forfeits_to_withdraw: int | None = None
     tiebreaks: list[str] = []
+    pairing: str | None = None
 
 
 class TournamentListed(msgspec.Struct, kw_only=True):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Awaitable, Sequence
+from typing import Literal
 
 import msgspec
 
@@ -342,7 +343,8 @@ def settings_of(body: ts.CreateTournament) -> Settings:
                         seeding=body.seeding, turn_seconds=body.turn_seconds,
                         max_entrants=body.max_entrants, approval=body.approval,
                         forfeits_to_withdraw=body.forfeits_to_withdraw,
-                        tiebreaks=None if body.tiebreaks is None else list(body.tiebreaks))
+                        tiebreaks=None if body.tiebreaks is None else list(body.tiebreaks),
+                        pairing=body.pairing or default_pairing(body))
     try:
         check_settings(settings, game.min_seats, game.max_seats)
     except TournamentError as error:
@@ -352,6 +354,11 @@ def settings_of(body: ts.CreateTournament) -> Settings:
                          practice=False, tournament=None, label=None, seed_commitment="",
                          turn_seconds=settings.turn_seconds)
     return settings
+
+
+def default_pairing(body: ts.CreateTournament) -> Literal["dutch"] | None:
+    """A 2-seat Swiss pairs by FIDE's Dutch system unless the organizer says otherwise."""
+    return "dutch" if body.format == "swiss" and body.table_size == 2 else None
 
 
 def bot_names(settings: Settings) -> tuple[str, ...]:

@@ -169,6 +169,7 @@ def tournament_info(held: Held, seed: bytes | None) -> ts.TournamentInfo:
         actions=held.actions(), max_entrants=settings.max_entrants, approval=settings.approval,
         forfeits_to_withdraw=settings.forfeits_to_withdraw,
         tiebreaks=list(tiebreak_order(settings.format, settings.tiebreaks)),
+        pairing=settings.pairing,
         created_at=row.created_at, finished_at=row.finished_at)
 
 
