@@ -8,6 +8,7 @@ rows. docs/export-format.md names and explains every column.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any, Final
 
@@ -15,6 +16,7 @@ import msgspec
 
 from projections.export import MatchExport
 
+_TABLE_LABEL = re.compile(r"round (\d+) table (\d+)")
 # A row per seat per match. The first ten are the columns of the first CSV, in their old order;
 # later columns are only ever added at the end, so a reader that indexes by position keeps working.
 MATCH_COLUMNS: Final = (
@@ -35,6 +37,8 @@ MATCH_COLUMNS: Final = (
     "started_at",
     "duration_seconds",
     "moves",
+    "round",  # a tournament's table: its round and table (from its label), empty otherwise
+    "table",
 )
 # A row per event per match, in version order.
 EVENT_COLUMNS: Final = (
@@ -76,9 +80,17 @@ def match_rows(document: MatchExport) -> list[tuple[Any, ...]]:
             header.started_at,
             duration,
             header.moves,
+            *tournament_table(header.tournament, header.label),
         )
         for player in header.players
     ]
+
+
+def tournament_table(tournament: str | None, label: str | None) -> tuple[int | None, int | None]:
+    """A tournament table's round and table, read from the label its round gave it ("round 2
+    table 5", service.tournament.rounds); (None, None) for any other match."""
+    found = _TABLE_LABEL.fullmatch(label or "") if tournament else None
+    return (int(found[1]), int(found[2])) if found else (None, None)
 
 
 def event_rows(document: MatchExport) -> list[tuple[Any, ...]]:

@@ -225,7 +225,7 @@ def parquet(rows: list[tuple[Any, ...]]) -> bytes:
                                 "(pip install 'hearthlog[parquet]'); ask for format=csv") from None
     text, number, when = pl.String, pl.Int64, pl.Datetime("us", "UTC")
     types = (text, text, text, number, text, number, number, when, text, text, text, number,
-             pl.Boolean, when, when, pl.Float64, number)
+             pl.Boolean, when, when, pl.Float64, number, number, number)
     frame = pl.DataFrame(rows, schema=dict(zip(MATCH_COLUMNS, types, strict=True)), orient="row")
     out = BytesIO()
     frame.write_parquet(out)
