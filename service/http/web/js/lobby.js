@@ -21,11 +21,13 @@ function skeleton() {
       h("ul", { id: "matches", class: "matches" })),
     h("section", { "aria-labelledby": "tournaments-title" },
       h("h2", { id: "tournaments-title" }, "Tournaments"),
+      h("p", {}, h("a", { class: "button", href: "/tournament/new" }, "Create a tournament")),
       h("ul", { id: "tournaments", class: "matches" })));
   $("main").className = "lobby";
 }
 
 let shown = "lobby";
+const FORMATS = { swiss: "Swiss", "round-robin": "Round robin", "single-elimination": "Single elimination" };
 
 /** One game's card: title, seats, options, turn clock, and the create button. */
 function gameCard(game) {
@@ -100,8 +102,8 @@ async function showTournaments(titles) {
   const { tournaments } = await call("GET", "/tournaments?limit=20");
   const rows = tournaments.map((t) => h("li", { class: "match", "data-tournament": t.tournament_id },
     h("div", {}, h("strong", {}, t.name),
-      h("div", { class: "meta" }, `${t.format} of ${titles[t.game] ?? t.game}, ${t.entrants} ` +
-        `entrants, ${t.status}${t.round ? `, round ${t.round}` : ""}`)),
+      h("div", { class: "meta" }, `${FORMATS[t.format] ?? t.format} · ${titles[t.game] ?? t.game} · ${t.entrants} ` +
+        `entrants · ${t.status}${t.round ? `, round ${t.round}` : ""}`)),
     h("div", { class: "links" },
       h("a", { class: "button", href: `/tournament/${t.tournament_id}` }, "Rounds and standings"))));
   put($("tournaments"), rows.length ? rows : h("li", { class: "empty" }, "No tournaments yet."));

@@ -91,9 +91,10 @@ async function render() {
   learnGame(view.game);
   $("title").textContent = `${titleOf(view.game)} · ${statusText(view)}`;
   signal.update(view, seat(), `Hearthlog: ${titleOf(view.game)}`);
-  $("whoami").textContent = seat() === null
-    ? "You are watching as a spectator."
-    : `You are ${names[seat()] ?? "seated"} (seat ${seat()}).`;
+  const hosting = Boolean(held(matchId).host_token);
+  $("whoami").textContent = seat() !== null ? `You are ${names[seat()] ?? "seated"} (seat ${seat()}).`
+    : hosting && view.status === "lobby" ? "You host this match: take a seat to play, or give the seats to bots."
+      : hosting ? "You host this match and hold no seat in it: you are watching." : "You are watching as a spectator.";
   await drawSeating();
   put($("table"), view.board ? drawTable(view) : h("p", { class: "meta" }, "The table is set once the match starts."));
   drawActions();
@@ -135,8 +136,11 @@ async function drawSeating() {
     const clientSeed = h("input", { id: "join-seed", type: "text", maxlength: 128, placeholder: "optional" });
     const form = h("form", { class: "join", "aria-label": "Take a seat" },
       h("div", { class: "field" }, h("label", { for: "join-name" }, "Your name"), name),
-      h("div", { class: "field" }, h("label", { for: "join-seed" }, "Your client seed"), clientSeed),
-      h("button", { type: "submit", class: "primary" }, "Take a seat"));
+      h("button", { type: "submit", class: "primary" }, "Take a seat"),
+      h("details", { class: "field advanced" }, h("summary", {}, "Advanced"),
+        h("div", { class: "field" }, h("label", { for: "join-seed" }, "Your client seed"), clientSeed,
+          h("small", { class: "help" }, "Optional: any text of yours, mixed into the match's seed, so that afterwards " +
+            "you can check the server could not choose the deal alone (the replay's fairness panel)."))));
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       try {

@@ -59,8 +59,10 @@ export function optionsForm(schema, idPrefix) {
   if (complex.length) {
     const id = `${idPrefix}-more`;
     extra = h("textarea", { id, rows: 2, placeholder: `{"${complex[0]}": ...}`, spellcheck: "false" });
-    fields.push(h("details", { class: "field" },
-      h("summary", {}, "More options (JSON)"),
+    fields.push(h("details", { class: "field advanced" },
+      h("summary", {}, "Advanced: a scripted deal"),
+      h("p", { class: "help" }, "For practice and testing only: a JSON object that fixes the deal " +
+        "(a practice match; the game's rules page says what each field holds). Leave it empty for a fair shuffle."),
       h("label", { for: id }, `JSON object with any of: ${complex.join(", ")}`), extra));
   }
   const read = () => {

@@ -1,12 +1,28 @@
 // A tournament's page (/tournament/{id}): its settings, rounds with their tables (each linking
-// to its match's table and, once finished, its replay) and the standings. It reads only the
-// public API (GET /tournaments/{id} and its standings) and refreshes while the tournament runs.
+// to its match's table and, once finished, its replay) and the standings with their tie-breaks
+// explained; registering (a person or a bot), this browser's table ("my table"), and the
+// organizer's controls. /tournament/new creates one. Only the public REST API is used; it
+// refreshes while the tournament runs.
 
-import { call } from "./api.js";
+import { call, hold } from "./api.js";
 import { $, h, put, say, titled } from "./dom.js";
+import { createPage } from "./tournament-new.js";
 
-// Short column heads for the tie-breaks (docs/tournaments.md names each); others are titled.
-const SHORT = { sonneborn_berger: "S-B" };
+// Short column heads for the tie-breaks, and what each means (docs/tournaments.md, section 5).
+const SHORT = { sonneborn_berger: "S-B", buchholz_cut1: "Buchholz Cut-1" };
+const MEANS = {
+  buchholz: "the sum of the points of every opponent met",
+  buchholz_cut1: "Buchholz less its lowest term",
+  sonneborn_berger: "the sum over every opponent met of its points times one's score against it (1 above it, 1/2 tied, 0 below)",
+  wins: "tables won outright (forfeits and byes are not wins)",
+  direct_encounter: "the points scored in games between the entrants still tied",
+  firsts: "tables where one placed first, shared first places included",
+  reached: "the round one lost in (still in: one past the last round played)",
+};
+const FORMATS = { swiss: "Swiss", "round-robin": "Round robin", "single-elimination": "Single elimination" };
+const KEY = (tid) => `hearthlog:tournament:${tid}`;
+const kept = (tid) => JSON.parse(localStorage.getItem(KEY(tid)) || "{}");
+const keep = (tid, more) => localStorage.setItem(KEY(tid), JSON.stringify({ ...kept(tid), ...more }));
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 
@@ -16,6 +32,7 @@ function skeleton() {
     h("p", { id: "status", class: "status", role: "status", "aria-live": "polite" }),
     h("h1", { id: "title" }, "Tournament"),
     h("p", { id: "facts", class: "meta" }),
+    h("section", { id: "mine", class: "seating", "aria-label": "You in this tournament" }),
     h("section", { class: "tournament-grid" },
       h("div", {}, h("h2", {}, "Rounds"), h("div", { id: "rounds" })),
       h("div", { class: "standings" }, h("h2", { id: "standings-title" }, "Standings"),
@@ -69,17 +86,27 @@ function standingsTable(table) {
       cell(line.points), breaks.map((b) => cell(line.tiebreaks[b])), cell(String(line.played))))));
 }
 
+/** What the standings' columns mean: points, then each tie-break in order, then the lot. */
+function tiebreakLegend(table) {
+  const breaks = table.standings[0] ? Object.keys(table.standings[0].tiebreaks) : [];
+  return h("details", { class: "legend" }, h("summary", {}, "How ties are broken"),
+    h("p", {}, "Ranked by points, then each tie-break in turn, then by lot:"),
+    h("dl", { class: "card-texts" }, breaks.map((b) =>
+      h("div", {}, h("dt", {}, SHORT[b] ?? titled(b)), h("dd", {}, MEANS[b] ?? "")))));
+}
+
 /** Draw the whole tournament. */
 function show(tournament, table) {
   document.title = `Hearthlog: ${tournament.name}`;
   const names = Object.fromEntries(tournament.entrants.map((e) => [e.number, e.name]));
   put($("title"), `${tournament.name} · ${tournament.status}`);
   const total = tournament.rounds_total ?? "?";
-  put($("facts"), `${tournament.format} of ${tournament.game}, tables of ${tournament.table_size}, ` +
-    `round ${tournament.round} of ${total}, ${tournament.entrants.length} entrants`);
+  put($("facts"), `${FORMATS[tournament.format] ?? titled(tournament.format)} · ${gameTitles[tournament.game] ?? tournament.game} · ` +
+    `tables of ${tournament.table_size} · round ${tournament.round} of ${total} · ${tournament.entrants.length} entrants`);
+  drawMine(tournament).catch((error) => say(error.message, "error"));
   const rounds = [...tournament.rounds].reverse().map((r) => roundSection(r, names));
   put($("rounds"), rounds.length ? rounds : h("p", { class: "empty" }, "No round has started yet."));
-  put($("standings"), standingsTable(table));
+  put($("standings"), standingsTable(table), tiebreakLegend(table));
   put($("seed"), `Commitment (sha256 of the seed): ${tournament.seed_commitment}`,
     h("br"), tournament.seed ? `Seed, revealed: ${tournament.seed}` : "The seed is revealed when the tournament is finished.");
 }
@@ -91,8 +118,88 @@ async function refresh() {
   return tournament.status;
 }
 
+let gameTitles = {};
+
+/** This browser in the tournament: register (a person, or a bot), its table now, and the
+ * organizer's controls when it holds the organizer token. */
+async function drawMine(tournament) {
+  const mine = kept(id);
+  const parts = [];
+  if (mine.player_token) {
+    const me = await call("GET", `/tournaments/${encodeURIComponent(id)}/me`, { token: mine.player_token });
+    parts.push(h("h2", {}, `You play as ${me.entrant.name}`));
+    if (me.match_id) {
+      parts.push(h("p", {}, `Round ${me.round}, table ${me.table}, seat ${me.seat}: ${me.status}.`),
+        h("a", { class: "button primary", id: "my-table", href: `/play/${me.match_id}`,
+          onclick: () => hold(me.match_id, { seat: me.seat, token: mine.player_token, name: me.entrant.name }) },
+        "Go to my table"));
+    } else {
+      parts.push(h("p", { class: "meta" }, me.bye ? `A bye in round ${me.round}.` : "No table for you right now."));
+    }
+  } else if (tournament.status === "registering") {
+    const name = h("input", { id: "entrant-name", type: "text", maxlength: 32, required: true, autocomplete: "nickname" });
+    const form = h("form", { class: "join", "aria-label": "Register" },
+      h("div", { class: "field" }, h("label", { for: "entrant-name" }, "Your name"), name),
+      h("button", { type: "submit", class: "primary" }, "Register"));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        const made = await call("POST", `/tournaments/${encodeURIComponent(id)}/players`, { body: { name: name.value } });
+        keep(id, { player_token: made.player_token });
+        say(`You are registered as ${made.entrant.name}; your token is kept in this browser.`);
+        refresh().catch(() => {});
+      } catch (error) {
+        say(`Could not register: ${error.message}`, "error");
+      }
+    });
+    parts.push(h("h2", {}, "Take part"), form);
+  }
+  if (tournament.status === "registering") {
+    parts.push(h("button", { type: "button", id: "add-bot", onclick: () => addBot(tournament) }, "Register a bot"));
+  }
+  if (mine.organizer_token && tournament.status === "registering") {
+    parts.push(h("h2", {}, "You organize it"),
+      h("button", { type: "button", id: "close", class: "primary", onclick: () => organize("close") }, "Close registration"));
+  } else if (mine.organizer_token && ["closed", "running"].includes(tournament.status)
+      && (!tournament.auto_advance || tournament.round === 0)) {
+    parts.push(h("h2", {}, "You organize it"),
+      h("button", { type: "button", id: "next-round", class: "primary", onclick: () => organize("rounds") }, "Start the next round"));
+  }
+  put($("mine"), parts);
+  $("mine").hidden = !parts.length;
+}
+
+async function addBot(tournament) {
+  try {
+    await call("POST", `/tournaments/${encodeURIComponent(id)}/players`,
+      { body: { name: `Bot ${tournament.entrants.length + 1}`, bot: "random" } });
+    await refresh();
+  } catch (error) {
+    say(`Could not register a bot: ${error.message}`, "error");
+  }
+}
+
+async function organize(what) {
+  try {
+    await call("POST", `/tournaments/${encodeURIComponent(id)}/${what}`, { token: kept(id).organizer_token });
+    await refresh();
+  } catch (error) {
+    say(`Not done: ${error.message}`, "error");
+  }
+}
+
 async function main() {
+  if (id === "new") {
+    createPage(keep).catch((error) => say(`The server did not answer: ${error.message}`, "error"));
+    return;
+  }
   skeleton();
+  try {
+    const { games } = await call("GET", "/games");
+    gameTitles = Object.fromEntries(games.map((g) => [g.id, g.title]));
+  } catch {
+    gameTitles = {};
+  }
   try {
     const status = await refresh();
     if (status !== "finished") {
