@@ -9,6 +9,7 @@ import msgspec
 from msgspec import Meta
 
 from domain.tournament import Action
+from domain.tournament.crosstable import CrossRow
 from domain.tournament.model import ENTRANTS_MAX, ROUNDS_MAX
 from projections.tournament import StandingRow
 from service.schemas import Body, BotName, Name, ResultInfo, Text
@@ -188,3 +189,12 @@ class StandingsInfo(msgspec.Struct, kw_only=True):
     tournament_id: str
     after_round: int
     standings: list[StandingRow]
+
+
+class CrosstableInfo(msgspec.Struct, kw_only=True):
+    """Every entrant's result in every whole round, in standing order (docs/tournaments.md)."""
+
+    tournament_id: str
+    after_round: int
+    table_size: int
+    rows: list[CrossRow]

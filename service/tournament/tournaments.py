@@ -32,6 +32,8 @@ from domain.tournament import (
     tournament_id,
 )
 from domain.tournament.actions import Actor
+from domain.tournament.crosstable import crosstable, crosstable_csv
+from domain.tournament.trf import trf_text
 from projections.tournament import StandingRow
 from service import auth
 from service.errors import ServiceError, forbidden, unauthorized
@@ -255,6 +257,31 @@ class TournamentService:
         held, seed = await self.matches.reads.recent(lambda on: self._standing(on, tournament_id))
         history = held.history(complete_only=True)
         return str(standings_csv(standings(held.settings, seed, held.domain_entrants(), history)))
+
+    async def crosstable(self, tournament_id: str) -> ts.CrosstableInfo:
+        """Every entrant's result in every whole round, in standing order."""
+        held, seed = await self.matches.reads.recent(lambda on: self._standing(on, tournament_id))
+        history = held.history(complete_only=True)
+        table = crosstable(held.settings, seed, held.domain_entrants(), history)
+        return ts.CrosstableInfo(tournament_id=held.row.tournament_id,
+                                 after_round=len(history), table_size=held.settings.table_size,
+                                 rows=table)
+
+    async def crosstable_csv(self, tournament_id: str) -> str:
+        """The crosstable as CSV."""
+        info = await self.crosstable(tournament_id)
+        return crosstable_csv(info.rows, info.table_size, info.after_round)
+
+    async def trf(self, tournament_id: str) -> str:
+        """The TRF-16 of a 2-seat tournament after its whole rounds (409 at larger tables)."""
+        held, seed = await self.matches.reads.recent(lambda on: self._standing(on, tournament_id))
+        if held.settings.table_size != 2:
+            raise ServiceError(409, f"a TRF pairs two players a game; this tournament plays "
+                               f"{held.settings.table_size}-seat tables (ask for its crosstable)")
+        history = held.history(complete_only=True)
+        rounds = held.total() or len(history)
+        return trf_text(held.settings, seed, held.domain_entrants(), history, rounds,
+                        name=held.row.name)
 
     async def _standing(self, on: EventStore, tournament_id: str) -> tuple[Held, bytes]:
         """The tournament and its seed as ``on``'s database holds them: standings are a

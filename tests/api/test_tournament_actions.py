@@ -196,3 +196,28 @@ async def test_the_organizer_chooses_the_tie_breaks_and_their_order(pool):
         await opened(service, tiebreaks=["reached"])
     assert refused.value.status == 422 and "'reached' is single-elimination's only" in (
         refused.value.message)
+
+
+async def test_a_finished_event_answers_its_crosstable_and_a_trf_py4swiss_reads(pool, tmp_path):
+    """Given a 2-seat Swiss of 4 bots finished after 1 round with one forfeit, then its
+    crosstable (JSON and CSV) has a cell per round for each entrant, and its TRF, written to a
+    file, is read back by py4swiss's parser with the forfeit as + and -."""
+    from py4swiss.trf import TrfParser
+
+    service, rounds, _ = services(pool)
+    tid, token = await opened(service, rounds=1)
+    for n in range(4):
+        await service.register(tid, Register(name=f"Bot {n}", bot="random"))
+    await service.close(tid, token)
+    started = await rounds.start_next(tid, token)
+    for table in started.tables:
+        await service.forfeit(tid, 1, table.table, token, Forfeit(entrant=table.seats[1]))
+    await rounds.settle(await service.held(tid))
+
+    cross = await service.crosstable(tid)
+    assert [len(row.rounds) for row in cross.rows] == [1] * 4
+    assert (await service.crosstable_csv(tid)).splitlines()[0] == "rank,entrant,name,points,r1"
+    path = tmp_path / "event.trf"
+    path.write_text(await service.trf(tid), encoding="utf-8")
+    trf = TrfParser.parse(path, strict=True)
+    assert sorted(s.results[0].result.value for s in trf.player_sections) == ["+", "+", "-", "-"]

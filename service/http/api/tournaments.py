@@ -26,6 +26,7 @@ from service.tournament.tournaments import TournamentService
 Id = FromPath[str]
 CSV = "text/csv"
 NDJSON = "application/x-ndjson"
+TEXT = "text/plain"
 
 
 def text_answer(operation: Operation, media: str, description: str, keep_json: bool) -> None:
@@ -45,6 +46,16 @@ class StandingsAnswer(Operation):
         """Both media types of the 200 answer."""
         text_answer(self, CSV, "The standings as JSON, or with ?format=csv or Accept: text/csv "
                     "as CSV: a header line, then one row per entrant", keep_json=True)
+
+
+@dataclass
+class CrosstableAnswer(Operation):
+    """The crosstable as JSON, or as CSV."""
+
+    def __post_init__(self) -> None:
+        """Both media types of the 200 answer."""
+        text_answer(self, CSV, "The crosstable as JSON, or with ?format=csv or Accept: text/csv "
+                    "as CSV: rank, entrant, name, points, then a cell a round", keep_json=True)
 
 
 @dataclass
@@ -225,6 +236,29 @@ class TournamentController(Controller):
             # OpenAPI document (operation_class documents both).
             return Response(content=csv_text, media_type=CSV)  # type: ignore[arg-type]
         return Response(content=await service.standings(tournament_id))
+
+    @get("/{tournament_id:str}/crosstable", operation_id="getCrosstable",
+         summary="The crosstable as JSON or CSV", responses=errors(400, 404),
+         operation_class=CrosstableAnswer)
+    async def crosstable(
+        self, request: AnyRequest, tournament_id: Id,
+        format: FromQuery[Literal["json", "csv"] | None] = None,
+    ) -> Response[ts.CrosstableInfo]:
+        """Every entrant's result in every whole round; CSV with ?format=csv or Accept."""
+        service = tournaments_of(request)
+        wanted = format or ("csv" if CSV in request.headers.get("accept", "") else "json")
+        if wanted == "csv":
+            # CSV text under a route annotated with its JSON answer (operation_class documents
+            # both), as the standings route does.
+            text = await service.crosstable_csv(tournament_id)
+            return Response(content=text, media_type=CSV)  # type: ignore[arg-type]
+        return Response(content=await service.crosstable(tournament_id))
+
+    @get("/{tournament_id:str}/trf", operation_id="getTrf", media_type=TEXT,
+         summary="The TRF-16 of a 2-seat tournament", responses=errors(400, 404, 409))
+    async def trf(self, request: AnyRequest, tournament_id: Id) -> str:
+        """FIDE's Tournament Report File after the whole rounds (docs/tournaments.md, TRF)."""
+        return await tournaments_of(request).trf(tournament_id)
 
     @get("/{tournament_id:str}/export", operation_id="exportTournament",
          summary="The finished tournament as one verifiable NDJSON bundle",
