@@ -488,6 +488,9 @@ def parser() -> argparse.ArgumentParser:
     doc.add_argument("--out", default=str(OPENAPI_PATH), metavar="FILE",
                      help="where to write it")
     add_export(commands)
+    from service.cli.tournament import add_tournament  # the organizer's commands
+
+    add_tournament(commands, command)
     check = command(commands, "verify", verify, "verify an export offline (exit 0 when all pass)")
     check.add_argument("file", metavar="FILE", help="one match's JSON export, NDJSON of many, or "
                        "a tournament's bundle")
