@@ -94,12 +94,15 @@ def _serve_uvicorn(url: str, host: str, port: int, workers: int) -> None:
 def _serve_granian(url: str, host: str, port: int, workers: int) -> None:
     """The app in ``workers`` granian worker processes, each building it with ``served_app``.
 
-    granian's own settings bound what a client can hold (docs/limits.md): the connections
+    granian's own settings bound what a client can hold (docs/limits.md): HTTP/1.1 only (no
+    HTTP/2 over plain TCP, h2c, whose idle connections granian never cuts), the connections
     served at once, per worker (its backpressure: past it new connections wait in the listen
-    backlog) and the time to send the headers.
+    backlog) and the time to send the headers, which also ends an idle keep-alive connection.
+    A worker that dies is replaced (granian's respawn); one that dies again within 5.5 s of
+    being replaced is a crash loop, and the server exits (docs/reliability.md).
     """
     from granian import Granian
-    from granian.constants import Interfaces
+    from granian.constants import HTTPModes, Interfaces
     from granian.http import HTTP1Settings
     from granian.log import LogLevels
 
@@ -110,7 +113,8 @@ def _serve_granian(url: str, host: str, port: int, workers: int) -> None:
     Granian("service.cli.main:served_app", factory=True, address=host, port=port,
             interface=Interfaces.ASGI, log_level=LogLevels.warning, workers=workers,
             workers_kill_timeout=3, backlog=BACKLOG, backpressure=open_connections(),
-            http1_settings=HTTP1Settings(header_read_timeout=headers_ms)).serve()
+            http=HTTPModes.http1, http1_settings=HTTP1Settings(header_read_timeout=headers_ms),
+            respawn_failed_workers=True).serve()
 
 
 BACKLOG = 4096  # connections the kernel queues before the server accepts them

@@ -6,9 +6,11 @@ docs/reliability.md quotes."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import pytest
 
+from tests.reporting import FIGURES
 from tests.servers import Server, copied_database, serving
 
 
@@ -24,3 +26,11 @@ def server(server_database: str) -> Iterator[Server]:
     """A real `hearthlog serve` (granian, one worker) for one module."""
     with serving(server_database) as running:
         yield running
+
+
+@pytest.fixture
+def figures(request: pytest.FixtureRequest) -> dict[str, Any]:
+    """This test's figures, printed at the end of the run (as tests/reliability's are)."""
+    numbers: dict[str, Any] = {}
+    request.node.user_properties.append((FIGURES, numbers))
+    return numbers
