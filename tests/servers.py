@@ -28,7 +28,7 @@ STARTUP_SECONDS = 90
 # Every client of a test comes from 127.0.0.1, so the per-client limits (docs/limits.md) are
 # raised for the suite's servers; the tests of those limits set their own (``env``).
 ONE_ADDRESS = {"HEARTHLOG_REQUESTS_PER_MINUTE": "10000000", "HEARTHLOG_MATCHES_PER_HOUR": "10000000",
-               "HEARTHLOG_STREAMS_PER_CLIENT": "100000"}
+               "HEARTHLOG_STREAMS_PER_CLIENT": "100000", "HEARTHLOG_CONNECTIONS_PER_CLIENT": "100000"}
 
 
 def free_port() -> int:

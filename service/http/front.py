@@ -3,12 +3,14 @@
 From the outside in: the client's address from a trusted proxy's X-Forwarded-For (uvicorn's
 ProxyHeadersMiddleware, only when HEARTHLOG_TRUSTED_PROXIES names the proxies), the access log
 (one line per request, the router's refusals included), the security headers on every answer,
-then the per-client limits, then the app. Wrapping ``asgi_handler`` keeps litestar's own
-exception handling, CORS and hooks inside.
+then the per-client limits, then the cut of a client that stops reading its answer, then the
+app. Wrapping ``asgi_handler`` keeps litestar's own exception handling, CORS and hooks inside.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
 from typing import cast
 
@@ -18,19 +20,76 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from service.http.api.docs_page import DOCS_POLICY
 from service.http.limits import ClientLimits, Limits
-from service.logs import AccessLog
+from service.logs import AccessLog, logged_path
 
 
 def wrap(app: Litestar, limits: Limits) -> None:
     """Put the access log, the per-client limits and (if configured) the proxy headers around
     the app's handler."""
-    handler: ASGIApp = AccessLog(SecurityHeaders(ClientLimits(app.asgi_handler, limits)))
+    handler: ASGIApp = AccessLog(SecurityHeaders(ClientLimits(
+        SlowReaders(app.asgi_handler, limits.send_seconds), limits)))
     proxies = os.environ.get("HEARTHLOG_TRUSTED_PROXIES")
     if proxies:
         # uvicorn's middleware is typed with uvicorn's own ASGI protocol types, litestar's
         # handler with litestar's: the same ASGI callable under two declarations.
         handler = ProxyHeadersMiddleware(handler, trusted_hosts=proxies)  # type: ignore[arg-type,assignment]
     app.asgi_handler = handler
+
+
+log = logging.getLogger("hearthlog.front")
+
+
+class Stalled(Exception):
+    """The client read nothing of its answer for the allowed time."""
+
+
+class SlowReaders:
+    """Cuts an answer whose client reads none of it for ``seconds`` (HEARTHLOG_SEND_SECONDS).
+
+    A part of the body waits in the server's buffers until the client reads; one that is never
+    read would hold whatever the answer holds (a bulk export its database connection) for good.
+    The connection is closed without the answer's end, so the client can tell it was cut.
+    """
+
+    def __init__(self, app: ASGIApp, seconds: float) -> None:
+        self.app, self.seconds = app, seconds
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve the request, each part of its answer sent within the time or the answer cut."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def bounded(message: Message) -> None:
+            try:
+                async with asyncio.timeout(self.seconds):
+                    await send(message)
+            except TimeoutError:
+                raise Stalled from None
+
+        try:
+            await self.app(scope, receive, bounded)
+        except Exception as error:
+            if not caused_by(error, Stalled):
+                raise
+            log.warning("cut %s %s: its client read nothing for %g s (HEARTHLOG_SEND_SECONDS)",
+                        scope.get("method"), logged_path(scope, scope["path"]), self.seconds)
+
+
+def caused_by(error: BaseException, kind: type[BaseException]) -> bool:
+    """Whether ``kind`` is the error, its cause or context, or in a group it carries."""
+    seen: set[int] = set()
+    todo = [error]
+    while todo:
+        found = todo.pop()
+        if isinstance(found, kind):
+            return True
+        if id(found) in seen:
+            continue
+        seen.add(id(found))
+        todo += [e for e in (found.__cause__, found.__context__) if e is not None]
+        todo += list(getattr(found, "exceptions", ()))
+    return False
 
 
 # Every answer: no MIME sniffing, no framing, no referrer, its own browsing context.

@@ -23,8 +23,10 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
     """The limits in force, from the environment (HEARTHLOG_<FIELD NAME IN CAPITALS>)."""
 
     connections: int = 8192  # open connections per process (granian's backpressure)
+    connections_per_client: int = 256  # requests one address has in flight at once
     header_seconds: float = 10.0  # to send the request line and headers
     body_seconds: float = 10.0  # to send the whole body, from the request's start
+    send_seconds: float = 30.0  # an answer's client may read nothing for this long, then cut
     streams: int = 4096  # open match streams per process
     streams_per_client: int = 32
     streams_per_match: int = 2048  # followers of one match, per process
@@ -74,7 +76,9 @@ class Window:
 
 
 class ClientLimits:
-    """429 for a client over its requests per minute, or its matches created per hour.
+    """429 for a client over its requests per minute, its matches created per hour, or its
+    requests in flight at once (each holds a connection: a stalled upload, a stream, a slow
+    reader), answered with ``Connection: close`` so the refused connection is freed at once.
 
     It wraps the whole application (service.http.front), so requests the router refuses count too.
     """
@@ -83,16 +87,27 @@ class ClientLimits:
         self.app = app
         self.requests = Window(limits.requests_per_minute, 60)
         self.creations = Window(limits.matches_per_hour, 3600)
+        self.per_client = limits.connections_per_client
+        self.held: Counter[str] = Counter()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Count the request against its client's windows, then serve it or refuse it."""
-        if scope["type"] == "http":
-            try:
-                self.count(scope)
-            except ServiceError as error:
-                await answer(send, error)
-                return
-        await self.app(scope, receive, send)
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        client = client_of(scope)
+        try:
+            self.count(scope)
+            self.hold(client)
+        except ServiceError as error:
+            await answer(send, error)
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.held[client] -= 1
+            if self.held[client] <= 0:
+                del self.held[client]
 
     def count(self, scope: Scope) -> None:
         """Take one request (and one creation) from the client's windows; 429 past a limit."""
@@ -104,13 +119,23 @@ class ClientLimits:
             refuse(self.creations.take(client, now), "matches_per_hour",
                    f"more than {self.creations.limit} matches created an hour from your address")
 
+    def hold(self, client: str) -> None:
+        """Count one more request in flight for the client; 429 past its connections."""
+        if self.held[client] >= self.per_client:
+            raise ServiceError(429, f"your address already has {self.per_client} requests in "
+                               "flight, the limit per client "
+                               f"({variable('connections_per_client')}); finish some first",
+                               retry_after=1, limit="connections_per_client")
+        self.held[client] += 1
+
 
 async def answer(send: Send, error: ServiceError) -> None:
     """Send a refusal straight from ASGI: the JSON body every error has, and Retry-After."""
     body = msgspec.json.encode(
         {"status_code": error.status, "detail": error.message, "extra": error.extra}
     )
-    headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
+    headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body)),
+               (b"connection", b"close")]  # its body, if any, is never read
     if "retry_after" in error.extra:
         headers.append((b"retry-after", str(error.extra["retry_after"]).encode()))
     await send({"type": "http.response.start", "status": error.status, "headers": headers})

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
+import weakref
 from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any
@@ -45,6 +48,22 @@ _PAGE_EVENTS = """SELECT match_id, version, type, data::text AS data, metadata::
     recorded_at, hash FROM events WHERE match_id = ANY($1::uuid[]) ORDER BY match_id, version"""
 
 EXPORT_PAGE = 32  # matches read at a time: the export holds one page of them
+EXPORTS_VARIABLE = "HEARTHLOG_EXPORTS"
+EXPORTS = 4  # bulk exports reading at once per process; the rest wait (docs/limits.md)
+_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary())
+
+
+def export_slots() -> asyncio.Semaphore:
+    """This process's (this event loop's) bulk export slots: HEARTHLOG_EXPORTS, else EXPORTS.
+
+    Each export holds a pooled connection for as long as its client takes to read it; a few
+    slots keep exports from ever holding the connections the command path needs.
+    """
+    loop = asyncio.get_running_loop()
+    if loop not in _slots:
+        _slots[loop] = asyncio.Semaphore(int(os.environ.get(EXPORTS_VARIABLE) or EXPORTS))
+    return _slots[loop]
 
 
 async def list_matches(pool: asyncpg.Pool, filters: dict[str, Any], limit: int,
@@ -75,8 +94,9 @@ async def finished_matches(
     pool: asyncpg.Pool, filters: ExportFilter, events: bool
 ) -> AsyncIterator[FinishedMatch]:
     """Finished matches passing the filters, oldest finish first, a page at a time, all read in
-    one read-only transaction (one snapshot on one Postgres; on Citus, one per node)."""
-    async with pool.acquire() as conn:
+    one read-only transaction (one snapshot on one Postgres; on Citus, one per node), within
+    one of the process's export slots."""
+    async with export_slots(), pool.acquire() as conn:
         async with conn.transaction(isolation="repeatable_read", readonly=True):
             after: tuple[Any, Any] = (None, None)
             while True:
