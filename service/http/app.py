@@ -40,7 +40,7 @@ from service.http.reading import BodyReading
 from service.logs import logged_path
 from service.schemas import Health
 from service.sources import Clock, SeedSource, secret_seed, wall_clock
-from service.store.provisioning import UNAVAILABLE, unavailable
+from service.store.provisioning import OUTAGE, UNAVAILABLE, unavailable
 
 MAX_BODY = 64 * 1024
 log = logging.getLogger("hearthlog")
@@ -59,7 +59,7 @@ def service_error(_: AnyRequest, error: ServiceError) -> Response[Any]:
 def database_down(_: AnyRequest, error: Exception) -> Response[Any]:
     """The database did not answer, or had no room for another session (UNAVAILABLE): 503,
     try again shortly; nothing was acknowledged."""
-    log.warning("database unavailable: %s", type(error).__name__)
+    OUTAGE.failed(log, "requests answered 503", error)  # one line an outage, with counts
     return service_error(_, ServiceError(503, "the database is unavailable; try again shortly",
                                          retry_after=1))
 

@@ -11,8 +11,10 @@ import shutil
 import stat
 import sys
 import tempfile
+import time
 import warnings
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -54,15 +56,69 @@ def unavailable(error: BaseException | None) -> bool:
         isinstance(error, asyncpg.InternalServerError) and str(error).startswith(LOST_NODE))
 
 
+class Outage:
+    """The database's outages, logged once when one begins and once when it ends, with counts.
+
+    Every failure an outage explains (a request answered 503, a background task's retry, the
+    pool failing to reconnect) is counted by what failed; the first is logged in one line
+    (naming the error, no traceback), the rest are not. A connection opened again by a pool
+    (``init_connection``) ends it: one line with its length and the counts. ``now`` is the
+    time in seconds (a test hands in its own).
+    """
+
+    def __init__(self, now: Callable[[], float] = time.monotonic) -> None:
+        self.now = now
+        self.since: float | None = None
+        self.last = 0.0  # the time of the latest failure
+        self.failures: Counter[str] = Counter()
+
+    def begins(self, what: str) -> bool:
+        """Count one failure of ``what``; whether it begins an outage (then it is to be logged).
+        Failures QUIET seconds apart are two outages, though no connection was opened between."""
+        now = self.now()
+        if self.since is not None and now - self.last > QUIET:
+            self.ended()
+        self.failures[what] += 1
+        self.last = now
+        if self.since is not None:
+            return False
+        self.since = now
+        return True
+
+    def failed(self, logger: logging.Logger, what: str, error: BaseException | None,
+               *args: Any) -> None:
+        """Count a failure the outage explains (by ``what``, a message that ``args`` fill); the
+        first of an outage is logged."""
+        if self.begins(what):
+            logger.warning(f"{what}: database unavailable: %s (logged once; a line follows when "
+                           "it is back, with the failures counted meanwhile)",
+                           *args, type(error).__name__)
+
+    def ended(self) -> None:
+        """The database answered again: one line with the outage's length and counts."""
+        if self.since is None:
+            return
+        took, counts = self.last - self.since, self.failures.most_common()
+        self.since = None
+        self.failures.clear()
+        logging.getLogger("hearthlog.store").warning(
+            "database available again (it failed for %.1f s); failures meanwhile: %s", took,
+                    ", ".join(f"{what}: {count}" for what, count in counts))
+
+
+QUIET = 30.0  # seconds without a failure after which the next failure is a new outage
+OUTAGE = Outage()  # this process's (logging is process-wide too)
+
+
 def warn_failed(logger: logging.Logger, message: str, *args: Any) -> None:
     """Log why a background task (bots, sweeps, live feeds) failed, from inside its ``except``.
 
-    An outage (UNAVAILABLE) is expected and passes: one line naming it, as the app logs the
-    requests it answers 503. Anything else is a fault and keeps its traceback.
+    An outage (UNAVAILABLE) is expected and passes: counted by OUTAGE, which logs its first
+    failure and its end. Anything else is a fault and keeps its traceback.
     """
     error = sys.exc_info()[1]
     if unavailable(error):
-        logger.warning(f"{message}: database unavailable: %s", *args, type(error).__name__)
+        OUTAGE.failed(logger, message, error, *args)
     else:
         logger.warning(message, *args, exc_info=True)
 
@@ -159,10 +215,12 @@ async def keep_session(conn: asyncpg.Connection) -> None:
 
 
 async def init_connection(conn: asyncpg.Connection) -> None:
-    """Register the jsonb codec: bytes pass through as JSON text, other values are encoded."""
+    """Register the jsonb codec: bytes pass through as JSON text, other values are encoded.
+    A new connection is the database answering: an outage, if any, has ended (OUTAGE)."""
     await conn.set_type_codec(
         "jsonb", schema="pg_catalog", encoder=_encode_jsonb, decoder=_decode_jsonb, format="binary"
     )
+    OUTAGE.ended()
 
 
 def _encode_jsonb(value: Any) -> bytes:
