@@ -111,11 +111,27 @@ async def read(tournaments: TournamentStore, matches: EventStore, tournament_id:
     if row is None:
         raise ServiceError(404, f"no tournament {tournament_id}")
     rounds = await tournaments.rounds(row.tournament_id)
-    # Each table's match by its own id: another match may carry the same tournament tag.
-    found = [await matches.get_match(mid) for stored in rounds for mid in stored.matches.values()]
+    wanted = {mid for stored in rounds for mid in stored.matches.values()}
     return Held(row=row, settings=msgspec.convert(row.settings, Settings),
                 entrants=await tournaments.entrants(row.tournament_id), rounds=rounds,
-                matches={r.match_id: r for r in found if r is not None})
+                matches=await table_matches(matches, row.tournament_id, wanted))
+
+
+async def table_matches(matches: EventStore, tournament_id: str, wanted: set[str]
+                        ) -> dict[str, MatchRow]:
+    """The tables' matches by id: one read of the tournament's tag (a page a little larger
+    than the tables), then by its own id each one that page missed. A match is kept only
+    when its id is a table's: another match may carry the same tag (made before the route
+    refused that), and is never taken for a table."""
+    if not wanted:
+        return {}
+    page = await matches.list_matches(tournament=tournament_id, limit=len(wanted) + 16)
+    found = {r.match_id: r for r in page if r.match_id in wanted}
+    for mid in sorted(wanted - set(found)):
+        row = await matches.get_match(mid)
+        if row is not None:
+            found[mid] = row
+    return found
 
 
 def table_match_id(tournament_id: str, number: int, table: int) -> str:
