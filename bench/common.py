@@ -172,3 +172,52 @@ def run_and_save(name: str, work: Callable[[], dict[str, Any]]) -> Path:
 def median(values: list[float]) -> float:
     """The median, rounded for a table."""
     return round(statistics.median(values), 3)
+
+
+def slope(samples: list[tuple[float, float]]) -> float:
+    """The least-squares slope of (seconds, bytes) samples, in MiB per second."""
+    if len(samples) < 2:
+        return 0.0
+    n = len(samples)
+    mean_t = sum(t for t, _ in samples) / n
+    mean_m = sum(m for _, m in samples) / n
+    spread = sum((t - mean_t) ** 2 for t, _ in samples) or 1.0
+    return sum((t - mean_t) * (m - mean_m) for t, m in samples) / spread / 2**20
+
+
+def memory_slope(samples: list[tuple[float, float]]) -> dict[str, float]:
+    """How memory moved over (seconds, bytes) samples, in MiB per second: over all of them,
+    their first half and their second half (a growth that levels off has a second half near 0,
+    a leak has both halves alike)."""
+    half = len(samples) // 2
+    return {"mib_per_s": round(slope(samples), 4),
+            "first_half_mib_per_s": round(slope(samples[:half + 1]), 4),
+            "second_half_mib_per_s": round(slope(samples[half:]), 4)}
+
+
+COUNTERS = """SELECT xact_commit + xact_rollback AS transactions, tup_returned AS rows_scanned,
+    tup_fetched AS rows_fetched, tup_inserted AS rows_inserted, tup_updated AS rows_updated,
+    tup_deleted AS rows_deleted FROM pg_stat_database WHERE datname = current_database()"""
+STATS_FLUSH = 11.0  # seconds: an idle backend sends its counters within 10 s (Postgres 15)
+
+
+async def database_counters(url: str) -> dict[str, int]:
+    """The database's cumulative work so far (pg_stat_database), after letting the backends
+    flush what they hold; the reading's own transaction is not counted."""
+    await asyncio.sleep(STATS_FLUSH)
+    conn = await asyncpg.connect(url)
+    try:
+        row = await conn.fetchrow(COUNTERS)
+    finally:
+        await conn.close()
+    return {key: int(value) for key, value in dict(row).items()}
+
+
+def per_operation(before: dict[str, int], after: dict[str, int], operations: int
+                  ) -> dict[str, float]:
+    """The database's work between two readings, per operation (one reading's transaction,
+    the later one's, taken off)."""
+    delta = {key: after[key] - before[key] for key in before}
+    delta["transactions"] -= 1
+    return {key: round(value / max(operations, 1), 2) for key, value in delta.items()}
+

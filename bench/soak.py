@@ -8,7 +8,9 @@ each match's bot sends one legal command every --pace seconds, a finished match 
 once (its followers move to the new one). Client-side bots, not the server's own: every command
 goes through the HTTP command path a player uses, its answer is seen, so each acknowledgement
 can be checked afterwards, and the pace is the client's, so the matches stay live for the whole
-run. Afterwards: every 2xx command answer must be an event of that command at its version, and
+run, the server's memory sampled every 10 s and its slope reported (MiB/s over the whole soak,
+its first half and its second half: a growth that levels off has a second half near 0).
+Afterwards: every 2xx command answer must be an event of that command at its version, and
 every follower must have been sent every version of each match it followed once, in order, up
 to the version the store holds. Run (figures in docs/benchmarks.md):
 
@@ -30,7 +32,7 @@ import msgspec
 
 from bench import common
 from bench.soak_audit import audit, sessions
-from bench.soak_clients import Bot, Follower, Ledger
+from bench.soak_clients import GAME, LONG, Bot, Follower, Ledger
 from bench.soak_server import Soaked, start_server
 
 SETTLE = 10.0  # seconds between a step's change and its memory reading
@@ -104,7 +106,8 @@ async def watch(server: Soaked, bots: list[Bot], until: float) -> list[dict[str,
 async def soak(server: Soaked, args: argparse.Namespace) -> dict[str, Any]:
     """Ramp, soak, stop, audit."""
     ledger = Ledger()
-    bots = [Bot(server.port, n, ledger, args.pace) for n in range(args.matches)]
+    game = LONG if args.long else GAME
+    bots = [Bot(server.port, n, ledger, args.pace, game) for n in range(args.matches)]
     followers = [Follower(server.port) for _ in range(args.followers)]
     budget = 4 * SETTLE + 2 + 60 + args.minutes * 60  # the ramp's settling, opening, the soak
     steps, playing = await ramp(server, bots, followers, args.pace, time.monotonic() + budget)
@@ -120,12 +123,15 @@ async def soak(server: Soaked, args: argparse.Namespace) -> dict[str, Any]:
     sent = [(at, took) for at, took in ledger.latencies if started <= at < ended]
     window = common.summarise("soak-commands", args.matches, [t for _, t in sent], ended - started)
     return {"benchmark": "soak", "minutes": args.minutes, "matches": args.matches,
-            "followers": args.followers, "pace_seconds": args.pace, "workers": server.workers,
+            "long": args.long, "followers": args.followers, "pace_seconds": args.pace,
+            "workers": server.workers,
             "commands": window, "statuses": ledger.statuses, "finished": ledger.finished,
             "failures": ledger.failures[:20], "failure_count": len(ledger.failures),
             "setup_retries": ledger.setup_retries,
             "steps": steps, "memory": per_unit(steps, args.matches, args.followers),
-            "samples": samples, "live_min": min((s["live"] for s in samples), default=0),
+            "samples": samples, "memory_slope": common.memory_slope(
+                [(s["at"] - started, s["server_pss"]) for s in samples]),
+            "live_min": min((s["live"] for s in samples), default=0),
             "held_min": min((s["held"] for s in samples), default=0),
             "audit": found}
 
@@ -138,6 +144,8 @@ def main() -> None:
     parser.add_argument("--followers", type=int, default=2000)
     parser.add_argument("--pace", type=float, default=5.0, help="seconds between a match's moves")
     parser.add_argument("--workers", type=int, default=None, help="default: as `serve` chooses")
+    parser.add_argument("--long", action="store_true",
+                        help="long matches (few end in a short soak: no new match's cache entry)")
     parser.add_argument("--database-url", help="a migrated database (default: an embedded one)")
     parser.add_argument("--out", help="write the figures here (default: bench/results/soak.json)")
     args = parser.parse_args()

@@ -21,6 +21,7 @@ import msgspec
 from bench.wire import Wire
 
 GAME = {"game": "wick-and-ember", "seats": 2}
+LONG = {**GAME, "options": {"ember_target": 10}}  # matches that outlast a short soak
 SETUP_TRIES = 30
 
 
@@ -45,8 +46,10 @@ def authed(wire: Wire, token: str | None) -> Wire:
 class Bot:
     """One match slot: its current match, its two seat tokens, its followers."""
 
-    def __init__(self, port: int, index: int, ledger: Ledger, pace: float) -> None:
+    def __init__(self, port: int, index: int, ledger: Ledger, pace: float,
+                 game: dict[str, Any] = GAME) -> None:
         self.wire, self.index, self.ledger, self.pace = Wire(port), index, ledger, pace
+        self.game = game
         self.rng = random.Random(index)
         self.match_id, self.tokens, self.to_act, self.sent = "", ["", ""], 0, 0
         self.followers: list[Follower] = []
@@ -65,7 +68,7 @@ class Bot:
 
     async def opened(self) -> None:
         """The requests that open a match, as a client sends them; live once it is in play."""
-        created = await self.setup(None, "POST", "/matches", GAME)
+        created = await self.setup(None, "POST", "/matches", self.game)
         self.match_id = created["match_id"]
         for seat, name in enumerate(("Ash", "Bryn")):
             joined = await self.setup(None, "POST", f"/matches/{self.match_id}/seats",

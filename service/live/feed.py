@@ -6,9 +6,9 @@ then the new events after each wake-up (a notification, a heartbeat, a new follo
 many follow. It keeps each event's log entries (public and private, each private one addressed
 to its seat) and its last ``WINDOW`` changes with the state after each; every follower's
 update (its seat's view and lines, or the spectator's) is cut from these, and the update of one
-change for one viewer is shaped and encoded once, for all who follow as that viewer. A feed
-is forgotten when its last follower leaves. docs/live.md has the promises, docs/benchmarks.md
-the figures.
+change for one viewer is shaped and encoded once, for all who follow as that viewer, and kept
+only as its JSON. A feed is forgotten when its last follower leaves. docs/live.md has the
+promises, docs/benchmarks.md the figures (a feed's memory is its window's: kept small).
 """
 
 from __future__ import annotations
@@ -32,19 +32,20 @@ from service.schemas import StreamUpdate
 from service.store import EventLog, StoredEvent
 
 log = logging.getLogger("hearthlog.live")
-WINDOW = 64  # changes kept with their state: a follower further behind gets one merged update
+WINDOW = 16  # changes kept with their state: a follower further behind gets one merged update
 
 
 class Served(msgspec.Struct, frozen=True, kw_only=True):
-    """One update as served: the StreamUpdate and its JSON, encoded once for all its viewers."""
+    """One update as served: its versions and its JSON, encoded once for all its viewers (the
+    StreamUpdate itself is not kept: a feed holds WINDOW of these per viewer kind)."""
 
-    update: StreamUpdate
+    first: int
+    version: int  # the match version after the update (its SSE id)
     data: str
 
-    @property
-    def version(self) -> int:
-        """The match version after the update (its SSE id)."""
-        return self.update.version
+    def update(self) -> StreamUpdate:
+        """The StreamUpdate it encodes (for a reader of it, such as a test)."""
+        return msgspec.json.decode(self.data, type=StreamUpdate)
 
 
 class Change(msgspec.Struct, kw_only=True):
@@ -188,7 +189,7 @@ class Feed:
         update = StreamUpdate(game=now.row.game, first=first, version=last, log=lines,
                               view=views.match_view(now, seat, change.recorded_at),
                               actions=None if seat is None else views.actions(now, seat))
-        return Served(update=update, data=msgspec.json.encode(update).decode())
+        return Served(first=first, version=last, data=msgspec.json.encode(update).decode())
 
 
 def _commands(stored: list[StoredEvent]) -> list[list[StoredEvent]]:

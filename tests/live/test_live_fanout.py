@@ -130,12 +130,12 @@ async def test_many_followers_cost_one_store_read_per_change_and_each_gets_its_o
 
     assert per_change == 20
     for seat, updates in zip(seats, got):
-        lines = [msgspec.to_builtins(line) for u in updates for line in u.update.log]
+        lines = [msgspec.to_builtins(line) for u in updates for line in u.update().log]
         assert lines == await expected(store, loaded, seat)
         last = updates[-1]
         assert msgspec.json.decode(last.data)["view"] == view_at(events, loaded, seat, last.version)
-    assert any(line.private for u in got[0] for line in u.update.log)
-    assert not any(line.private for updates in got[3:] for u in updates for line in u.update.log)
+    assert any(line.private for u in got[0] for line in u.update().log)
+    assert not any(line.private for updates in got[3:] for u in updates for line in u.update().log)
 
 
 async def test_a_late_or_resuming_follower_gets_everything_after_its_version_in_one_update():
@@ -158,7 +158,7 @@ async def test_a_late_or_resuming_follower_gets_everything_after_its_version_in_
     hub.publish(table.match_id, version)
     await collect(resumed, later, version)
 
-    first, then = later[0].update, later[1].update
+    first, then = later[0].update(), later[1].update()
     assert (first.first, first.version) == (6, loaded.version)
     assert [msgspec.to_builtins(x) for x in first.log] == [
         line for line in await expected(store, loaded, 1) if line["version"] >= 6
@@ -184,7 +184,7 @@ async def test_a_follower_further_behind_than_the_window_gets_one_merged_update(
     behind = feed.updates(0, 1, caught_up=True)
     close = feed.updates(0, recent, caught_up=True)
 
-    assert [(u.update.first, u.version) for u in behind] == [(2, feed.version)]
+    assert [(u.update().first, u.version) for u in behind] == [(2, feed.version)]
     assert [u.version for u in close] == [c.last for c in list(feed.changes)[-3:]]
     assert len(feed.changes) == 4
 
