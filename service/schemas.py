@@ -302,8 +302,9 @@ class Health(msgspec.Struct, kw_only=True):
     database: str
 
 
-class ErrorBody(msgspec.Struct, kw_only=True):
-    """Every error answer: the status, a message naming the problem, and details if any."""
+class ErrorBody(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """Every error answer: the status, a message naming the problem, and details if any
+    (``extra`` is left out when there are none, as service.http.app.service_error writes it)."""
 
     status_code: int
     detail: str
