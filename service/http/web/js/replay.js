@@ -77,9 +77,9 @@ async function show(v) {
   // The event's own words (its log lines); whose move caused it is said apart, since an event
   // such as "Ash's turn begins" follows another seat's move.
   const said = shownLog().filter((line) => line.version === version).map((line) => line.text);
-  const cause = step.seat === null || step.seat === undefined ? "the server"
-    : `${replay.names[step.seat] ?? `seat ${step.seat}`}'s move`;
-  $("event").textContent = `${version}: ${said.join(" ") || step.type.replaceAll("_", " ")} (after ${cause})`;
+  const cause = step.seat === null || step.seat === undefined ? ""
+    : ` (after ${replay.names[step.seat] ?? `seat ${step.seat}`}'s move)`;
+  $("event").textContent = `${version}: ${said.join(" ") || step.type.replaceAll("_", " ")}${cause}`;
   const url = new URL(location.href);
   url.searchParams.set("v", String(version));
   url.searchParams.set("as", as);
@@ -141,7 +141,7 @@ function drawMoves() {
     h("button", { type: "button", class: "link", onclick: () => show(s.version).catch(failed) },
       moveText(i, s, said.get(s.version))))));
   const current = box.querySelector(".current");
-  if (current) box.scrollTop = current.offsetTop - box.offsetTop - box.clientHeight / 2;
+  box.scrollTop = current ? current.offsetTop - box.offsetTop - box.clientHeight / 2 : 0;
 }
 
 function fairness(report) {

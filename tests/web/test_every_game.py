@@ -1,0 +1,83 @@
+"""Every game played to its end from the lobby by picking cards and targets, at desktop and
+phone sizes, in Debian's Chromium: the table drawn, the moves on the first screen of a phone,
+focus kept on the moves, axe-core's serious and critical violations none, the screenshots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.accessibility import blocking_violations
+from tests.web.pages import api, new_page, open_match_from_lobby, seat_token, take_seat
+from tests.web.picking import Picks, play_to_the_end
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
+# Where the first move button ends, from the top of the page (None while it is redrawn).
+FIRST_MOVE_BOTTOM = """(() => {
+  const b = document.querySelector('#action-list button.action');
+  return b ? b.getBoundingClientRect().bottom + window.scrollY : null;
+})()"""
+# (game, seats, the lobby's fields that keep a match short, what its table draws)
+GAMES = [
+    ("wick-and-ember", 2, {"Ember Target": "2"}, ".we .seats-ring"),
+    ("whiteout-road", 2, {}, "svg.road"),
+    ("deathwick", 2, {}, ".dw .seats-ring"),
+    ("ember", 2, {"Turn Cap": "10", "Call At": "20"}, "section.pool"),
+]
+
+
+async def seat_bots(page: Any, bots: int) -> None:
+    """Give the free seats to random bots and start the match."""
+    for _ in range(bots):
+        await page.locator("#bot-kind").select_option("random")
+        await page.get_by_role("button", name="Give the next seat to a bot").click()
+    await page.get_by_role("button", name="Start the match").click()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", sorted(SIZES))
+@pytest.mark.parametrize(("game", "seats", "fields", "drawn"), GAMES, ids=[g[0] for g in GAMES])
+async def test_a_whole_match_is_played_from_the_lobby_by_picking(
+        web_server, browser, game, seats, fields, drawn, size):
+    """Given Ash opens a match in the lobby, takes a seat and gives the rest to bots, when she
+    plays to the end by picking (a card, then its kind, target and option; a set of cards in a
+    chooser), then her game's own table is drawn, her first move is on the first screen (a
+    phone's 844 px too), focus stays on the moves after each move, the match finishes with no
+    script error, and axe-core finds no serious or critical violation during play or at the end."""
+    width, height = SIZES[size]
+    page = await new_page(browser, width, height)
+    match_id = await open_match_from_lobby(page, web_server, game, seats, **fields)
+    await take_seat(page, "Ash")
+    await seat_bots(page, seats - 1)
+    await page.locator(drawn).first.wait_for()
+    checked: dict[str, Any] = {"turns": 0, "axe": None}
+
+    async def on_turn(page: Any, picks: Picks) -> None:
+        """At the first step of a turn: where the first move is, focus, a screenshot, axe."""
+        checked["turns"] += 1
+        bottom = await page.evaluate(FIRST_MOVE_BOTTOM)
+        if bottom is not None:
+            picks.first_move_y.append(bottom)
+        if checked["turns"] > 1:  # after a move, focus is on the moves, not the page
+            assert await page.evaluate("!!document.activeElement.closest('#actions')")
+        if checked["turns"] in (1, 3):  # the opening, and mid-match where it lasts that long
+            checked["axe"] = (checked["axe"] or []) + await blocking_violations(page)
+            await page.evaluate("window.scrollTo(0, 0)")
+            await page.screenshot(path=str(SHOTS / f"play-{game}-{size}.png"),
+                                  full_page=size == "desktop")
+
+    picks = await play_to_the_end(page, seed=len(game) + width, on_turn=on_turn)
+    assert page.errors == []
+    assert checked["axe"] == [], checked["axe"]
+    assert await blocking_violations(page) == []  # the finished table
+    assert picks.sent > 0 and picks.steps > 0  # some moves took more than one pick
+    assert max(picks.first_move_y) <= height, picks.first_move_y  # on the first screen
+    view = api(web_server, f"/matches/{match_id}/view", await seat_token(page, match_id))
+    assert view["status"] == "finished"
+    await page.get_by_text("How to play").click()  # the rules panel, and a card's text on a tap
+    assert await page.locator("#rules p").count() > 0
+    if game == "ember":
+        assert picks.chosen_sets > 0  # a discard or a payment chosen in a chooser
