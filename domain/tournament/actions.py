@@ -13,9 +13,9 @@ from typing import Literal
 
 import msgspec
 
-from .model import Entrant, Settings, TournamentError
+from .model import Entrant, Pairing, Settings, TournamentError, active
 
-ActionKind = Literal["withdraw", "forfeit", "void", "end"]
+ActionKind = Literal["withdraw", "forfeit", "void", "end", "override"]
 Actor = Literal["organizer", "player", "server"]
 REASON_MAX = 200
 IDS = uuid.UUID("0f3b9a52-7c1e-4d8a-b6f0-2e5d9c4a7b13")  # the namespace of tournament ids
@@ -23,7 +23,8 @@ IDS = uuid.UUID("0f3b9a52-7c1e-4d8a-b6f0-2e5d9c4a7b13")  # the namespace of tour
 
 class Action(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One recorded action. ``round``: withdraw, the last round the entrant was paired in;
-    forfeit and void, the round of the table; end, the last round played."""
+    forfeit and void, the round of the table; end, the last round played; override, the round
+    the organizer paired by hand."""
 
     kind: ActionKind
     round: int
@@ -87,3 +88,27 @@ def check_actions(actions: list[Action], entrants: list[Entrant], rounds: int) -
     for e in entrants:
         if e.withdrew_after is not None and e.number not in recorded:
             raise TournamentError(f"entrant {e.number} is withdrawn with no withdrawal recorded")
+
+
+def overridden(actions: list[Action], round_number: int) -> Action | None:
+    """The organizer's override of a round's pairing, if it made one."""
+    return next((a for a in actions if a.kind == "override" and a.round == round_number), None)
+
+
+def check_override(settings: Settings, entrants: list[Entrant], pairing: Pairing) -> None:
+    """Refuse an organizer's pairing that a Swiss round could not have: every entrant still in
+    seated once (at a table of the tournament's size) or given a bye, nobody else."""
+    if settings.format != "swiss":
+        raise TournamentError(f"only a Swiss round may be paired by hand, not {settings.format}"
+                              " (its schedule or bracket follows from its own pairings)")
+    playing = sorted(e.number for e in active(entrants, pairing.round))
+    seated = [n for t in pairing.tables for n in t.seats] + list(pairing.byes)
+    if sorted(seated) != playing:
+        raise TournamentError(f"a round by hand seats every entrant still in exactly once "
+                              f"(at a table or with a bye): {playing}, not {sorted(seated)}")
+    for i, table in enumerate(pairing.tables, start=1):
+        if table.number != i or len(table.seats) != settings.table_size:
+            raise TournamentError(f"table {i} must be numbered {i} and seat "
+                                  f"{settings.table_size}")
+    if len(pairing.byes) >= settings.table_size:
+        raise TournamentError(f"{len(pairing.byes)} byes would fill a table")

@@ -24,9 +24,11 @@ from domain.tournament import (
     TableResult,
     TournamentError,
     check_actions,
+    check_override,
     due_withdrawal,
     ended,
     forfeits,
+    overridden,
     pair_round,
     rounds_total,
     rows,
@@ -220,6 +222,15 @@ class _Walk:
         """One round's tables and byes against pair_round's."""
         assert self.header is not None
         header = self.header
+        by_hand = overridden(header.actions, line.round)
+        if by_hand is not None:  # the organizer's own pairing: checked as a round, recorded
+            try:
+                check_override(header.settings, header.entrants, as_pairing(line))
+            except TournamentError as error:
+                stop("pairing", f"round {line.round}, paired by the organizer: {error.message}",
+                     round=line.round)
+            self.checked.append(f"round {line.round} paired by the organizer: {by_hand.reason}")
+            return
         try:
             expected = pair_round(header.settings, self.seed, header.entrants,
                                   self.history(line.round))

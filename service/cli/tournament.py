@@ -150,7 +150,8 @@ def add_tournament(commands: Any, command: Any) -> None:
     top = command(commands, "tournament", None, "run a tournament on a server (organizer)",
                   "An organizer's commands over a server's routes (docs/tournaments.md). The "
                   f"organizer token comes from --token or ${TOKEN_VARIABLE}.")
-    subs = top.add_subparsers(dest="action", required=True, metavar="ACTION")
+    subs = top.add_subparsers(dest="action", required=True, metavar="ACTION",
+                              help="what to do (each has its own --help)")
     make = _action(subs, "create", _create, "open a tournament; prints its id and token")
     make.add_argument("--name", required=True)
     make.add_argument("--game", required=True)

@@ -260,10 +260,15 @@ class TournamentStore:
                 WHERE tournament_id = $1 AND number = $2""", row_key(row), number, after)
 
     async def add_round(self, row: TournamentRow, pairing: dict[str, Any],
-                        matches: dict[int, str]) -> None:
-        """Store the next round's pairing and its tables' match ids; the tournament runs."""
+                        matches: dict[int, str], actions: list[dict[str, Any]] | None = None
+                        ) -> None:
+        """Store the next round's pairing and its tables' match ids (with the actions that made
+        it, as an organizer's pairing by hand); the tournament runs."""
         number = row.round + 1
         async with self._change(row) as conn:
+            if actions:
+                await conn.execute("UPDATE tournaments SET actions = actions || $2::jsonb "
+                                   "WHERE tournament_id = $1", row_key(row), actions)
             await conn.execute(
                 """INSERT INTO tournament_rounds (tournament_id, round, pairing)
                 VALUES ($1, $2, $3)""", row_key(row), number, pairing)

@@ -18,7 +18,15 @@ import msgspec
 
 from domain.core import match
 from domain.games import lookup
-from domain.tournament import Action, TournamentError, ended, pair_round
+from domain.tournament import (
+    Action,
+    Pairing,
+    Table,
+    TournamentError,
+    check_override,
+    ended,
+    pair_round,
+)
 from service import schemas
 from service.background import Retry, Sweeping
 from service.errors import ServiceError
@@ -40,8 +48,10 @@ class Rounds:
         self.service = service
         self.store, self.matches = service.store, service.matches
 
-    async def start_next(self, tournament_id: str, token: str | None) -> ts.RoundInfo:
-        """The organizer starts the next round: pairs it, stores it, makes its matches."""
+    async def start_next(self, tournament_id: str, token: str | None,
+                         by_hand: ts.ByHand | None = None) -> ts.RoundInfo:
+        """The organizer starts the next round: pairs it (or takes its pairing by hand, with
+        the reason recorded), stores it, makes its matches."""
         held = await self.service.organizer(tournament_id, token)
         held = await self.settle(held)
         status, current = held.row.status, held.row.round
@@ -55,21 +65,30 @@ class Rounds:
             raise ServiceError(409, f"round {current} is still being played (tables "
                                f"{', '.join(map(str, self.unfinished(held)))}): a round starts "
                                "once every table of the one before has finished")
-        held = await self.pair_and_store(held)
+        held = await self.pair_and_store(held, by_hand)
         return round_info(await self.set_up(held), held.row.round)
 
-    async def pair_and_store(self, held: Held) -> Held:
-        """Pair the next round from the results so far and store it; the tournament re-read."""
+    async def pair_and_store(self, held: Held, by_hand: ts.ByHand | None = None) -> Held:
+        """Pair the next round from the results so far (or take the organizer's) and store
+        it; the tournament re-read."""
         seed = await self.service.lot_seed(held)
         number = held.row.round + 1
+        actions: list[dict[str, object]] = []
         try:
-            pairing = pair_round(held.settings, seed, held.domain_entrants(), held.history())
+            if by_hand is None:
+                pairing = pair_round(held.settings, seed, held.domain_entrants(), held.history())
+            else:
+                pairing = hand_paired(held, by_hand, number)
+                actions = [msgspec.to_builtins(Action(kind="override", round=number,
+                                                      reason=by_hand.reason))]
         except TournamentError as error:
-            raise ServiceError(409, f"round {number} cannot be paired: {error.message}") from None
+            status = 409 if by_hand is None else 422
+            raise ServiceError(status, f"round {number} cannot be paired: {error.message}"
+                               ) from None
         tid = held.row.tournament_id
         matches = {t.number: table_match_id(tid, number, t.number) for t in pairing.tables}
         try:
-            await self.store.add_round(held.row, msgspec.to_builtins(pairing), matches)
+            await self.store.add_round(held.row, msgspec.to_builtins(pairing), matches, actions)
         except RevisionConflict:
             raise changed(tid) from None
         return await self.service.held(tid)
@@ -195,6 +214,14 @@ class TournamentSweep(Sweeping):
                                   error.message, plain=True)
         except Exception:  # the database may be away, or refusing: back this one off
             self.retry.failed(tournament_id, "tournament %s not settled", tournament_id)
+
+
+def hand_paired(held: Held, by_hand: ts.ByHand, number: int) -> Pairing:
+    """The organizer's pairing of round ``number``, checked (TournamentError naming why not)."""
+    pairing = Pairing(round=number, byes=sorted(by_hand.byes), tables=[
+        Table(number=i, seats=list(seats)) for i, seats in enumerate(by_hand.tables, start=1)])
+    check_override(held.settings, held.domain_entrants(), pairing)
+    return pairing
 
 
 def voided_tables(held: Held, number: int) -> list[int]:

@@ -66,6 +66,15 @@ class Forfeit(Body):
     reason: Text | None = None
 
 
+class ByHand(Body, kw_only=True):
+    """The organizer's own pairing of the next Swiss round, and why (recorded in the bundle)."""
+
+    tables: Annotated[list[list[Annotated[int, Meta(ge=0)]]], Meta(
+        max_length=512, description="Each table's entrant numbers in seat order")]
+    byes: list[Annotated[int, Meta(ge=0)]] = []
+    reason: Text
+
+
 class Reason(Body):
     """Why the organizer acts: recorded with the action, in the bundle."""
 

@@ -221,3 +221,26 @@ async def test_a_finished_event_answers_its_crosstable_and_a_trf_py4swiss_reads(
     path.write_text(await service.trf(tid), encoding="utf-8")
     trf = TrfParser.parse(path, strict=True)
     assert sorted(s.results[0].result.value for s in trf.player_sections) == ["+", "+", "-", "-"]
+
+
+async def test_the_organizer_pairs_a_round_by_hand_with_its_reason(pool):
+    """Given a Swiss of 4 bots, when the organizer pairs round 1 by hand, then its tables are
+    the organizer's and the override is recorded with its reason; a round by hand that leaves
+    an entrant out is refused (422) and stores nothing."""
+    from service.tournament.schemas import ByHand
+
+    service, rounds, _ = services(pool)
+    tid, token = await opened(service)
+    for n in range(4):
+        await service.register(tid, Register(name=f"Bot {n}", bot="random"))
+    await service.close(tid, token)
+    with pytest.raises(ServiceError) as refused:
+        await rounds.start_next(tid, token, ByHand(tables=[[0, 1]], reason="short"))
+    assert refused.value.status == 422 and "exactly once" in refused.value.message
+    assert (await service.get(tid)).round == 0
+    started = await rounds.start_next(tid, token, ByHand(tables=[[3, 0], [1, 2]],
+                                                          reason="the club's own draw"))
+    assert [t.seats for t in started.tables] == [[3, 0], [1, 2]]
+    actions = (await service.held(tid)).actions()
+    assert [(a.kind, a.round, a.reason) for a in actions] == [
+        ("override", 1, "the club's own draw")]

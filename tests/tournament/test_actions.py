@@ -5,7 +5,18 @@ from __future__ import annotations
 
 import hashlib
 
-from domain.tournament import Action, Entrant, Settings, pair_round
+import pytest
+
+from domain.tournament import (
+    Action,
+    Entrant,
+    Pairing,
+    Settings,
+    Table,
+    TournamentError,
+    check_override,
+    pair_round,
+)
 from projections.tournament import decode_line, verify_bundle
 from tests.tournament.bundles import OPTIONS, bundle, entrants
 
@@ -164,3 +175,42 @@ def test_a_void_table_has_no_match_and_nobody_at_it_scores():
     assert report.ok, report.problem
     assert report.matches == 5
     assert all(final(lines)[n].played <= 1 for n in seats)
+
+
+def swapped(pairing: Pairing) -> Pairing:
+    """Round 2's first two tables with their second seats exchanged."""
+    if pairing.round != 2:
+        return pairing
+    first, second, *rest = pairing.tables
+    return Pairing(round=2, byes=pairing.byes, tables=[
+        Table(number=1, seats=[first.seats[0], second.seats[1]]),
+        Table(number=2, seats=[second.seats[0], first.seats[1]]), *rest])
+
+
+def test_a_round_paired_by_the_organizer_verifies_with_its_reason_recorded():
+    """Given round 2 of a Swiss paired by hand (two tables' opponents exchanged) and recorded
+    as an override with its reason, then the bundle verifies and the report names it; the same
+    bundle without the override fails on round 2's pairing."""
+    settings, people = rules(rounds=3), entrants(8)
+    override = Action(kind="override", round=2, reason="brothers may not meet")
+    lines = bundle(settings, people, SEED, rig=swapped, actions=[override])
+
+    report = verify_bundle(lines)
+
+    assert report.ok, report.problem
+    assert "round 2 paired by the organizer: brothers may not meet" in report.checked
+    unrecorded = bundle(settings, people, SEED, rig=swapped)
+    assert verify_bundle(unrecorded).problem.message.startswith("round 2, table 1: seats differ")
+
+
+def test_a_round_by_hand_that_leaves_someone_out_is_refused():
+    """Given a round by hand seating entrant 0 twice and leaving entrant 3 out, or a table of
+    the wrong size, then check_override says what a round by hand must do."""
+    settings, people = rules(rounds=2), entrants(4)
+    twice = Pairing(round=2, byes=[], tables=[Table(number=1, seats=[0, 1]),
+                                              Table(number=2, seats=[2, 0])])
+    with pytest.raises(TournamentError, match="every entrant still in exactly once"):
+        check_override(settings, people, twice)
+    crowded = Pairing(round=2, byes=[3], tables=[Table(number=1, seats=[0, 1, 2])])
+    with pytest.raises(TournamentError, match="table 1 must be numbered 1 and seat 2"):
+        check_override(settings, people, crowded)

@@ -146,6 +146,20 @@ class TournamentController(Controller):
         LIMITS.tables.add(client, len(started.tables))
         return started
 
+    @post("/{tournament_id:str}/rounds/by-hand", operation_id="startRoundByHand",
+          summary="Start the next Swiss round paired by hand (organizer)",
+          responses=errors(400, 401, 403, 404, 409, 422, *BODY_ERRORS), security=TOKEN)
+    async def start_round_by_hand(self, request: AnyRequest, tournament_id: Id,
+                                  data: JSONBody[ts.ByHand]) -> ts.RoundInfo:
+        """The organizer's pairing with its reason, recorded in the bundle; checked as a round
+        (everyone still in once), not re-derived."""
+        body = await strictly(request, data)
+        client = LIMITS.tables.check(request, "tournament tables opened")
+        started = await rounds_of(request).start_next(tournament_id, provide_token(request),
+                                                      body)
+        LIMITS.tables.add(client, len(started.tables))
+        return started
+
     @get("/{tournament_id:str}/rounds/{round:int}", operation_id="getRound",
          summary="One round's tables", responses=errors(400, 404))
     async def get_round(self, request: AnyRequest, tournament_id: Id,
