@@ -1,6 +1,7 @@
 """Every game played to its end from the lobby by picking cards and targets, at desktop and
 phone sizes, in Debian's Chromium: the table drawn, the moves on the first screen of a phone,
-focus kept on the moves, axe-core's serious and critical violations none, the screenshots."""
+focus kept on the moves, the tab's title on the seat's turn, axe-core's serious and critical
+violations none, the screenshots."""
 
 from __future__ import annotations
 
@@ -53,11 +54,12 @@ async def test_a_whole_match_is_played_from_the_lobby_by_picking(
     await take_seat(page, "Ash")
     await seat_bots(page, seats - 1)
     await page.locator(drawn).first.wait_for()
-    checked: dict[str, Any] = {"turns": 0, "axe": None}
+    checked: dict[str, Any] = {"turns": 0, "axe": None, "titles": set()}
 
     async def on_turn(page: Any, picks: Picks) -> None:
         """At the first step of a turn: where the first move is, focus, a screenshot, axe."""
         checked["turns"] += 1
+        checked["titles"].add((await page.title()).split(" · ")[0])
         bottom = await page.evaluate(FIRST_MOVE_BOTTOM)
         if bottom is not None:
             picks.first_move_y.append(bottom)
@@ -74,6 +76,7 @@ async def test_a_whole_match_is_played_from_the_lobby_by_picking(
     assert checked["axe"] == [], checked["axe"]
     assert await blocking_violations(page) == []  # the finished table
     assert picks.sent > 0 and picks.steps > 0  # some moves took more than one pick
+    assert "▶ Your turn" in checked["titles"]  # the tab's title signals the seat's turn
     assert max(picks.first_move_y) <= height, picks.first_move_y  # on the first screen
     view = api(web_server, f"/matches/{match_id}/view", await seat_token(page, match_id))
     assert view["status"] == "finished"

@@ -80,7 +80,7 @@ export function whiteoutTable(board) {
   return h("div", { class: "wr" },
     h("p", { class: "meta" }, `Night ${board.night} · ${board.phase === "gambit" ? "the Gambit" : board.phase === "over" ? "over" : "a beat"}`),
     result ? h("p", { class: "result" }, "Winner: ", result.winners.map((w) => board.players[w]?.name).join(", "),
-      ` · gratitude ${result.scores.join(" / ")}`) : null,
+      ` · gratitude: ${result.scores.map((s, i) => `${board.players[i]?.name ?? `seat ${i}`} ${s}`).join(", ")}`) : null,
     road(board),
     snow(board),
     h("div", { class: "wagons" }, board.wagons.map((w) => wagonPanel(w, board))),

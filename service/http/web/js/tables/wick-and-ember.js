@@ -37,6 +37,15 @@ function seatPanel(seat, board) {
       seat.lantern_log.length ? seat.lantern_log.map((c) => weCard(c, "xs")) : h("span", { class: "meta" }, " nothing yet")));
 }
 
+/** The card counter: how many of each card are still unseen (the view's ``counter``). */
+function counterPanel(counter) {
+  if (!counter) return null;
+  return h("section", { class: "counter", "aria-labelledby": "counter-title" },
+    h("h2", { id: "counter-title" }, "Still unseen"),
+    h("ul", { class: "counts" }, RANKS.filter((name) => name in counter).map((name) =>
+      h("li", { "data-card": name }, weCard(name, "xs"), ` ${titled(name)} × ${counter[name]}`))));
+}
+
 /** The whole table from the view's seat (or the gallery). */
 export function wickEmberTable(board) {
   const you = board.seats.find((s) => s.you);
@@ -55,6 +64,7 @@ export function wickEmberTable(board) {
         board.face_up.map((c) => weCard(c, "s"))),
       h("div", { class: "pile" }, h("span", { class: "meta" }, "Ash"),
         board.ash.length ? board.ash.map((c) => weCard(c, "xs")) : h("span", { class: "meta" }, "none"))),
+    counterPanel(board.counter),
     you ? h("section", { class: "hand", "aria-label": "Your hand" }, h("h2", {}, "Your hand"),
       h("div", { class: "row" }, board.hand.map((c) => weCard(c, "l")))) : null,
     board.notes.length ? h("section", { class: "notes", "aria-label": "Your notes" }, h("h2", {}, "Your notes"),
