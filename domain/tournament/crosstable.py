@@ -20,7 +20,7 @@ from .scoring import decimal
 from .standings import standings
 from .tally import tally
 
-Kind = Literal["played", "forfeit_won", "forfeit_lost", "bye", "void", "absent"]
+Kind = Literal["played", "forfeit_won", "forfeit_lost", "bye", "half_bye", "void", "absent"]
 
 
 class Cell(msgspec.Struct, frozen=True, kw_only=True):
@@ -61,6 +61,8 @@ def _cell(number: int, record: RoundRecord, games: list[Any], size: int) -> Cell
     r = record.pairing.round
     if number in record.pairing.byes:
         return Cell(round=r, kind="bye", points=decimal(Fraction(size - 1)))
+    if number in record.pairing.half_byes:
+        return Cell(round=r, kind="half_bye", points=decimal(Fraction(size - 1, 2)))
     for table in record.pairing.tables:
         if number not in table.seats:
             continue
@@ -82,6 +84,8 @@ def text(cell: Cell, rank: dict[int, int], size: int) -> str:
     """A cell as the CSV writes it."""
     if cell.kind in ("bye", "void"):
         return cell.kind
+    if cell.kind == "half_bye":
+        return "half bye"
     if cell.kind == "absent":
         return ""
     others = " ".join(str(rank[o]) for o in cell.opponents)

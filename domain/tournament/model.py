@@ -57,6 +57,7 @@ class Entrant(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     bot: str | None = None
     withdrew_after: int | None = None  # None: still in
+    byes_requested: list[int] = []  # rounds it asked not to be paired in (a half-point bye)
 
 
 class Table(msgspec.Struct, frozen=True, kw_only=True):
@@ -71,7 +72,8 @@ class Pairing(msgspec.Struct, frozen=True, kw_only=True):
 
     round: int  # from 1
     tables: list[Table]
-    byes: list[int]
+    byes: list[int]  # pairing-allocated: worth a win
+    half_byes: list[int] = []  # requested: worth a draw (Entrant.byes_requested)
 
 
 class TableResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -131,6 +133,11 @@ def check_settings(settings: Settings, min_seats: int, max_seats: int) -> None:
     limit = settings.forfeits_to_withdraw
     if limit is not None and not 1 <= limit <= ROUNDS_MAX:
         raise TournamentError(f"forfeits_to_withdraw must be 1 to {ROUNDS_MAX}, or absent")
+
+
+def paired(entrants: list[Entrant], round_number: int) -> list[Entrant]:
+    """The entrants to pair in a round: still in and not on a requested bye, in number order."""
+    return [e for e in active(entrants, round_number) if round_number not in e.byes_requested]
 
 
 def active(entrants: list[Entrant], round_number: int) -> list[Entrant]:

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from . import elimination, round_robin
 from .dutch import pair_dutch
-from .model import Entrant, NoRound, Pairing, RoundRecord, Settings, TournamentError, active
+from .model import (
+    Entrant,
+    NoRound,
+    Pairing,
+    RoundRecord,
+    Settings,
+    TournamentError,
+    active,
+    paired,
+)
 from .scoring import lot
 from .standings import standings
 from .swiss import pair_swiss
@@ -78,7 +89,18 @@ def pair_round(
     why = ended(settings, seed, entrants, history)
     if why is not None:
         raise NoRound(why)
-    playing = [e.number for e in active(entrants, number)]
+    playing = [e.number for e in paired(entrants, number)]
+    if len(playing) < max(2, settings.table_size):
+        raise TournamentError(f"round {number} has only {len(playing)} entrants to pair (the "
+                              "others asked for a bye)")
+    half = sorted(e.number for e in active(entrants, number) if number in e.byes_requested)
+    return msgspec.structs.replace(
+        _paired(settings, seed, entrants, history, playing, number, total), half_byes=half)
+
+
+def _paired(settings: Settings, seed: bytes, entrants: list[Entrant],
+            history: list[RoundRecord], playing: list[int], number: int, total: int) -> Pairing:
+    """The round's tables and byes by the format (the requested byes set apart)."""
     if settings.format == "round-robin":
         return _round_robin(settings, seed, entrants, history, playing, number)
     if settings.format == "swiss" and settings.pairing == "dutch":

@@ -36,6 +36,7 @@ class Record(msgspec.Struct, kw_only=True):
     points: Fraction = Fraction(0)
     games: list[Game] = []
     byes: list[int] = []  # the rounds of its byes
+    half_byes: list[int] = []  # the rounds of its requested byes
     seats: Counter[int] = msgspec.field(default_factory=Counter)
     met: Counter[int] = msgspec.field(default_factory=Counter)
     firsts: int = 0
@@ -50,6 +51,9 @@ def tally(
         for number in record.pairing.byes:
             records[number].byes.append(record.pairing.round)
             records[number].points += bye_points(table_size)
+        for number in record.pairing.half_byes:
+            records[number].half_byes.append(record.pairing.round)
+            records[number].points += bye_points(table_size) / 2
         for table in record.pairing.tables:
             result = record.result(table.number)
             if result is not None:

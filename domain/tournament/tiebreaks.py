@@ -66,8 +66,9 @@ class Unplayed:
                 game = games.get(r)
                 if game is not None and game.played:
                     continue
-                bye = r in record.byes
-                earned = game.points if game is not None else Fraction(size - 1 if bye else 0)
+                bye, half = r in record.byes, r in record.half_byes
+                earned = game.points if game is not None else (
+                    Fraction(size - 1) if bye else Fraction(size - 1, 2) if half else Fraction(0))
                 self.all[number].append(earned)
                 if (game is not None and game.forfeited) or (game is None and not bye):
                     self.voluntary[number].append(earned)

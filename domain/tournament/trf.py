@@ -51,6 +51,8 @@ def _cell(number: int, record: RoundRecord, start: dict[int, int]) -> str:
     """One round's result of one entrant: opponent, colour, result."""
     if number in record.pairing.byes:
         return "0000 - U"
+    if number in record.pairing.half_byes:
+        return "0000 - H"
     for table in record.pairing.tables:
         if number not in table.seats:
             continue

@@ -50,6 +50,7 @@ class RoundLine(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", tag
     round: int
     tables: list[BundleTable]
     byes: list[int]
+    half_byes: list[int] = []  # requested byes, worth a draw
 
 
 class MatchLine(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", tag="match"):
@@ -124,7 +125,8 @@ def encode_round(pairing: Pairing, match_ids: dict[int, str]) -> bytes:
         BundleTable(table=t.number, seats=t.seats, match_id=match_ids[t.number])
         for t in pairing.tables
     ]
-    line = RoundLine(round=pairing.round, tables=tables, byes=pairing.byes)
+    line = RoundLine(round=pairing.round, tables=tables, byes=pairing.byes,
+                     half_byes=pairing.half_byes)
     return msgspec.json.encode(line) + b"\n"
 
 

@@ -70,7 +70,7 @@ def check_match(
 def as_pairing(line: RoundLine) -> Pairing:
     """A round line as the domain's pairing."""
     tables = [Table(number=t.table, seats=t.seats) for t in line.tables]
-    return Pairing(round=line.round, tables=tables, byes=line.byes)
+    return Pairing(round=line.round, tables=tables, byes=line.byes, half_byes=line.half_byes)
 
 
 def compare_pairing(expected: Pairing, line: RoundLine) -> None:
@@ -88,6 +88,9 @@ def compare_pairing(expected: Pairing, line: RoundLine) -> None:
     if len(expected.tables) != len(found.tables):
         stop("pairing", f"round {r}: expected {len(expected.tables)} tables, found "
              f"{len(found.tables)}", round=r)
+    if expected.half_byes != found.half_byes:
+        stop("pairing", f"round {r}: requested byes differ: expected {expected.half_byes}, "
+             f"found {found.half_byes}", round=r)
     if expected.byes != found.byes:
         stop("pairing", f"round {r}: byes differ: expected {expected.byes}, found {found.byes}",
              round=r, expected=_json(expected.byes), found=_json(found.byes))

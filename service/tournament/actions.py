@@ -10,6 +10,7 @@ own routes in ``service.tournament.tournaments``.
 from __future__ import annotations
 
 from domain.tournament import Action
+from domain.tournament.actions import Actor
 from service.errors import ServiceError
 from service.tournament import schemas as ts
 from service.tournament.tournaments import TournamentService
@@ -29,6 +30,35 @@ class OrganizerActions:
         held = await self.service.organizer(tournament_id, token)
         return await self.service.leave(held, self.entrant(held, number), "organizer",
                                         body.reason or "")
+
+    async def bye(self, tournament_id: str, number: int | None, token: str | None,
+                  body: ts.ByeRequest) -> ts.TournamentInfo:
+        """A requested bye: the entrant (``number`` for the organizer, None for the player's
+        own token) is not paired in a round not yet started, and scores a draw for it."""
+        if number is None:
+            held, number = await self.service.player(tournament_id, token)
+            by: Actor = "player"
+        else:
+            held, by = await self.service.organizer(tournament_id, token), "organizer"
+            self.entrant(held, number)
+        entrant, settings = held.entrants[number], held.settings
+        asked = held.domain_entrants()[number].byes_requested
+        total = held.total()
+        if settings.format == "single-elimination":
+            raise ServiceError(409, "single elimination has no requested byes: an entrant who "
+                               "does not play a round is out (withdraw)")
+        if held.row.status in ("finished", "cancelled") or entrant.withdrew_after is not None:
+            raise ServiceError(409, f"entrant {number} no longer plays in this tournament")
+        if body.round <= held.row.round or (total is not None and body.round > total):
+            raise ServiceError(409, f"a bye can be asked for a round not yet started, "
+                               f"{held.row.round + 1} to {total or 'the last'}; not "
+                               f"{body.round}")
+        if body.round in asked:
+            raise ServiceError(409, f"entrant {number} has asked for a bye in round "
+                               f"{body.round} already")
+        await self.service.record(held, [Action(kind="bye", round=body.round, by=by,
+                                                entrant=number, reason=body.reason or "")])
+        return await self.service.get(tournament_id)
 
     async def approve(self, tournament_id: str, number: int, token: str | None
                       ) -> ts.EntrantInfo:

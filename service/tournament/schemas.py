@@ -75,6 +75,13 @@ class ByHand(Body, kw_only=True):
     reason: Text
 
 
+class ByeRequest(Body, kw_only=True):
+    """A round the entrant will not be paired in: a requested bye, worth a draw."""
+
+    round: Annotated[int, Meta(ge=1, le=ROUNDS_MAX)]
+    reason: Text | None = None
+
+
 class Reason(Body):
     """Why the organizer acts: recorded with the action, in the bundle."""
 
@@ -111,6 +118,7 @@ class RoundInfo(msgspec.Struct, kw_only=True):
     tables: list[TableInfo]
     byes: list[int]
     started_at: datetime
+    half_byes: list[int] = []
 
 
 class TournamentInfo(msgspec.Struct, kw_only=True):

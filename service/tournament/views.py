@@ -73,8 +73,12 @@ class Held(msgspec.Struct, frozen=True, kw_only=True):
 
     def domain_entrants(self) -> list[Entrant]:
         """The entrants as the pairing rules take them."""
-        return [Entrant(number=e.number, name=e.name, bot=e.bot, withdrew_after=e.withdrew_after)
-                for e in self.entrants]
+        asked: dict[int, list[int]] = {}
+        for a in self.actions():
+            if a.kind == "bye" and a.entrant is not None:
+                asked.setdefault(a.entrant, []).append(a.round)
+        return [Entrant(number=e.number, name=e.name, bot=e.bot, withdrew_after=e.withdrew_after,
+                        byes_requested=sorted(asked.get(e.number, []))) for e in self.entrants]
 
     def history(self, complete_only: bool = False) -> list[RoundRecord]:
         """Each started round with the results of its finished tables (or only whole rounds)."""
@@ -159,7 +163,7 @@ def round_info(held: Held, number: int) -> ts.RoundInfo:
             match_id=mid, status=held.status_of(mid),  # type: ignore[arg-type]
             result=_result(held.matches.get(mid))))
     return ts.RoundInfo(round=number, tables=tables, byes=list(pairing.byes),
-                        started_at=stored.started_at)
+                        half_byes=list(pairing.half_byes), started_at=stored.started_at)
 
 
 def _result(row: MatchRow | None) -> ResultInfo | None:

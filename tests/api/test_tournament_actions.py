@@ -244,3 +244,27 @@ async def test_the_organizer_pairs_a_round_by_hand_with_its_reason(pool):
     actions = (await service.held(tid)).actions()
     assert [(a.kind, a.round, a.reason) for a in actions] == [
         ("override", 1, "the club's own draw")]
+
+
+async def test_a_player_asks_for_a_bye_and_is_not_paired_in_that_round(pool):
+    """Given Ash and 4 bots in a Swiss, when Ash asks for a bye in round 1, then round 1 pairs
+    the 4 bots and gives Ash a half-point bye, recorded; asking again, or for a round begun, is
+    refused (409)."""
+    from service.tournament.schemas import ByeRequest
+
+    service, rounds, actions = services(pool)
+    tid, token = await opened(service, rounds=2)
+    ash = (await service.register(tid, Register(name="Ash"))).player_token
+    for n in range(4):
+        await service.register(tid, Register(name=f"Bot {n}", bot="random"))
+    await service.close(tid, token)
+    await actions.bye(tid, None, ash, ByeRequest(round=1, reason="a wedding"))
+    with pytest.raises(ServiceError) as twice:
+        await actions.bye(tid, None, ash, ByeRequest(round=1))
+    assert twice.value.status == 409 and "already" in twice.value.message
+    started = await rounds.start_next(tid, token)
+    assert started.half_byes == [0] and started.byes == []
+    assert all(0 not in t.seats for t in started.tables)
+    with pytest.raises(ServiceError) as late:
+        await actions.bye(tid, 1, token, ByeRequest(round=1))
+    assert late.value.status == 409 and "not yet started" in late.value.message

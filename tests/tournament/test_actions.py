@@ -214,3 +214,24 @@ def test_a_round_by_hand_that_leaves_someone_out_is_refused():
     crowded = Pairing(round=2, byes=[3], tables=[Table(number=1, seats=[0, 1, 2])])
     with pytest.raises(TournamentError, match="table 1 must be numbered 1 and seat 2"):
         check_override(settings, people, crowded)
+
+
+def test_a_requested_bye_is_worth_a_draw_and_verifies():
+    """Given entrant 2 asking for a bye in round 2 of a Swiss of 6, then round 2 does not pair
+    it and gives it a half-point bye (a draw: 1/2), its crosstable cell says so, and the bundle
+    with the request recorded verifies; without the request recorded, the actions check fails."""
+    settings = rules(rounds=3)
+    people = [Entrant(number=e.number, name=e.name, byes_requested=[2] if e.number == 2 else [])
+              for e in entrants(6)]
+    lines = bundle(settings, people, SEED,
+                   actions=[Action(kind="bye", round=2, by="player", entrant=2)])
+
+    report = verify_bundle(lines)
+
+    assert report.ok, report.problem
+    round_two = next(decode_line(line) for line in lines
+                     if b'"kind":"round"' in line and b'"round":2,' in line)
+    assert round_two.half_byes == [2] and all(2 not in t.seats for t in round_two.tables)
+    unrecorded = bundle(settings, people, SEED)
+    assert verify_bundle(unrecorded).problem.message == (
+        "the requested byes of the actions and of the entrants differ")

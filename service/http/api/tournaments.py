@@ -200,6 +200,25 @@ class TournamentController(Controller):
         return await actions_of(request).remove(tournament_id, number, provide_token(request),
                                                 body)
 
+    @post("/{tournament_id:str}/players/me/bye", operation_id="requestBye", status_code=200,
+          summary="Ask for a bye in a later round (player)",
+          responses=errors(400, 401, 403, 404, 409, *BODY_ERRORS), security=TOKEN)
+    async def request_bye(self, request: AnyRequest, tournament_id: Id,
+                          data: JSONBody[ts.ByeRequest]) -> ts.TournamentInfo:
+        """Not paired in that round; a half-point bye (a draw's points), recorded."""
+        body = await strictly(request, data)
+        return await actions_of(request).bye(tournament_id, None, provide_token(request), body)
+
+    @post("/{tournament_id:str}/players/{number:int}/bye", operation_id="grantBye",
+          status_code=200, summary="Give an entrant a requested bye (organizer)",
+          responses=errors(400, 401, 403, 404, 409, *BODY_ERRORS), security=TOKEN)
+    async def grant_bye(self, request: AnyRequest, tournament_id: Id, number: FromPath[int],
+                        data: JSONBody[ts.ByeRequest]) -> ts.TournamentInfo:
+        """As the player's own request, made by the organizer for it."""
+        body = await strictly(request, data)
+        return await actions_of(request).bye(tournament_id, number, provide_token(request),
+                                             body)
+
     @post("/{tournament_id:str}/players/{number:int}/approve", operation_id="approveEntrant",
           status_code=200, summary="Approve a waiting entrant (organizer)",
           responses=errors(400, 401, 403, 404, 409), security=TOKEN)
