@@ -12,10 +12,11 @@ from __future__ import annotations
 import msgspec
 
 from domain.core.errors import BrokenInvariant
+from domain.core.templates import Template
 from domain.ember.board import card_of, hand_size, vp
 from domain.ember.cards import CARDS, cost_text, shown
 from domain.ember.commands import Command
-from domain.ember.legal import closing, legal_actions, may_act, to_act
+from domain.ember.legal import closing, may_act, offer, to_act
 from domain.ember.state import Finished, InPlay, Playing, State, Undealt
 from domain.ember.versions import ruleset_of
 
@@ -93,6 +94,8 @@ class EmberView(msgspec.Struct, tag="ember", frozen=True, kw_only=True):
     to_act: tuple[int, ...]
     may_act: tuple[int, ...]
     result: EmberResultView | None
+    # One command per action offered (Rulebook.offer): a template's is its legal first set, not
+    # every combination; the API's legal actions say which cards a template lets the seat choose.
     legal_actions: tuple[Command, ...]
 
 
@@ -143,7 +146,9 @@ def observe(state: State | Undealt, seat: int | None) -> EmberView:
         charred=tuple(shown(card) for card in board.charred), deck_size=len(board.deck),
         call=_call(board), to_act=to_act(state), may_act=may_act(state),
         result=_result(state),
-        legal_actions=tuple(legal_actions(state, seat)) if seat is not None else ())
+        legal_actions=() if seat is None else tuple(
+            action.command if isinstance(action, Template) else action
+            for action in offer(state, seat)))
 
 
 def _call(board: Playing) -> EmberCallView | None:
