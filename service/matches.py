@@ -279,8 +279,8 @@ class MatchService:
         """422 for a name that looks like one already at the table (service.names.likeness)."""
         alike = look_alike(name, list((await self.cache.load(parse_id(match_id))).state.names))
         if name and alike is not None:
-            raise ServiceError(422, f"the name {name!r} looks like {alike!r}, already at this "
-                               "table; choose a name the others can tell apart")
+            raise ServiceError(422, f"the name {name!r} looks like {alike!r}, already taken at "
+                               "this table; choose a name the others can tell apart")
 
     def _answer(self, done: Outcome, seat: int) -> schemas.CommandAnswer:
         """The version, the caller's new view and its legal actions now: one request a move."""
