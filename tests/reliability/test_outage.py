@@ -133,6 +133,10 @@ async def test_a_postgres_outage_gets_503s_and_play_resumes_without_a_restart(tm
         assert ledger.unexpected() == {} and ledger.statuses[503] > 0
         secrets = [t for table in tables for t in table.tokens] + await seeds(database)
         assert log_problems(server.output, secrets) == []
+        text = server.output.read_text(errors="replace")
+        outage_lines = [line for line in text.splitlines()
+                        if "database unavailable" in line or "database available again" in line]
+        assert "Traceback" not in text and len(outage_lines) <= 2 * len(OUTAGES), outage_lines
     finally:
         if server is not None:
             stop(server)
@@ -141,5 +145,5 @@ async def test_a_postgres_outage_gets_503s_and_play_resumes_without_a_restart(tm
                    routes_probed=len(routes(tables[0], lobby)) * len(OUTAGES),
                    answered_503=ledger.statuses[503], dropped=ledger.dropped,
                    acknowledged=len(ledger.acks), events_audited=events, lost=len(lost),
-                   recovery_s=log["recovery_s"],
+                   recovery_s=log["recovery_s"], outage_log_lines=len(outage_lines),
                    slowest_answer_while_down_s=round(log["slowest_answer_while_down_s"], 2))
