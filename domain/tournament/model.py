@@ -48,6 +48,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     forfeits_to_withdraw: int | None = None  # None: forfeits never withdraw an entrant
     tiebreaks: list[str] | None = None  # None: the format's (domain.tournament.tiebreaks)
     pairing: Literal["house", "dutch"] | None = None  # None: house; dutch: 2-seat Swiss only
+    timeouts_to_forfeit: int | None = None  # a seat timed out this many times in a row forfeits
 
 
 class Entrant(msgspec.Struct, frozen=True, kw_only=True):
@@ -125,6 +126,10 @@ def check_settings(settings: Settings, min_seats: int, max_seats: int) -> None:
     cap = settings.max_entrants
     if cap is not None and not max(2, size) <= cap <= ENTRANTS_MAX:
         raise TournamentError(f"max_entrants must be {max(2, size)} to {ENTRANTS_MAX}, or absent")
+    idle = settings.timeouts_to_forfeit
+    if idle is not None and (seconds is None or not 1 <= idle <= 100):
+        raise TournamentError("timeouts_to_forfeit must be 1 to 100, with a turn clock "
+                              "(turn_seconds)")
     if settings.pairing == "dutch" and (settings.format != "swiss" or size != 2):
         raise TournamentError("pairing 'dutch' (FIDE's Dutch system) pairs 2-seat Swiss only")
     from .tiebreaks import check

@@ -305,6 +305,14 @@ class TournamentStore:
         running = dict.fromkeys(row["tournament_id"] for row in tables)  # in order, once each
         return [tournament for tournament in running if tournament not in busy][:limit]
 
+    async def watching_idle(self, limit: int = 100) -> list[str]:
+        """Running tournaments that forfeit idle seats (settings.timeouts_to_forfeit)."""
+        rows = await self.pool.fetch(
+            """SELECT tournament_id::text AS tournament_id FROM tournaments
+            WHERE status = 'running' AND settings ? 'timeouts_to_forfeit'
+            ORDER BY created_at, tournament_id LIMIT $1""", limit)
+        return [row["tournament_id"] for row in rows]
+
     def _change(self, row: TournamentRow) -> _Change:
         """A transaction that first bumps the row's revision, or raises RevisionConflict."""
         return _Change(self.pool, row)

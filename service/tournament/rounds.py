@@ -33,6 +33,7 @@ from service.errors import ServiceError
 from service.loading import Loaded
 from service.store.tournaments import RevisionConflict
 from service.tournament import schemas as ts
+from service.tournament.idle import forfeit_idle
 from service.tournament.tournaments import TournamentService, changed
 from service.tournament.views import Held, round_info, table_match_id
 
@@ -197,6 +198,13 @@ class TournamentSweep(Sweeping):
         """Settle every running tournament whose tables are not in play."""
         for tournament_id in await self.rounds.store.needing_sweep():
             await self.settle_one(tournament_id)
+        for tournament_id in await self.rounds.store.watching_idle():
+            try:
+                await forfeit_idle(self.rounds.service,
+                                   await self.rounds.service.held(tournament_id))
+            except ServiceError as error:  # a clash: the next sweep looks again
+                log.info("tournament %s: idle seats not forfeited now: %s", tournament_id,
+                         error.message)
 
     async def settle_one(self, tournament_id: str) -> None:
         """Settle one tournament, unless it is backed off after failing; a clash means another

@@ -230,19 +230,27 @@ class TournamentService:
         if held.status_of(mid) != "playing" or number != held.row.round:
             raise ServiceError(409, f"round {number} table {table} is {held.status_of(mid)}, "
                                "not in play: there is nothing to forfeit")
-        actions = [Action(kind="forfeit", round=number, entrant=body.entrant, table=table,
-                          reason=body.reason or "")]
-        withdraw = None
-        if due_withdrawal(held.settings, [*held.actions(), *actions], body.entrant) and \
-                held.entrants[body.entrant].withdrew_after is None:
-            actions.append(Action(kind="withdraw", round=number, by="server",
-                                  entrant=body.entrant, reason="forfeits_to_withdraw reached"))
-            withdraw = {body.entrant: number}
-        await self.record(held, actions, withdraw=withdraw)
-        await self._concede(mid, seats.index(body.entrant))
+        await self.forfeit_for(held, number, table, body.entrant, "organizer",
+                               body.reason or "")
         held = await self.held(tournament_id)
         return next(t for t in tournament_info(held, None).rounds[number - 1].tables
                     if t.table == table)
+
+    async def forfeit_for(self, held: Held, number: int, table: int, entrant: int, by: Actor,
+                          reason: str) -> None:
+        """Record a forfeit (and the withdrawal its count may bring), then concede the table's
+        match for the entrant: recorded first, so no round is paired without it."""
+        actions = [Action(kind="forfeit", round=number, by=by, entrant=entrant, table=table,
+                          reason=reason)]
+        withdraw = None
+        if due_withdrawal(held.settings, [*held.actions(), *actions], entrant) and \
+                held.entrants[entrant].withdrew_after is None:
+            actions.append(Action(kind="withdraw", round=number, by="server", entrant=entrant,
+                                  reason="forfeits_to_withdraw reached"))
+            withdraw = {entrant: number}
+        await self.record(held, actions, withdraw=withdraw)
+        seats = next(t.seats for t in held.pairing(number).tables if t.number == table)
+        await self._concede(held.table_match(number, table), seats.index(entrant))
 
     async def standings(self, tournament_id: str) -> ts.StandingsInfo:
         """The standings after every round whose tables have all finished."""
@@ -371,7 +379,8 @@ def settings_of(body: ts.CreateTournament) -> Settings:
                         max_entrants=body.max_entrants, approval=body.approval,
                         forfeits_to_withdraw=body.forfeits_to_withdraw,
                         tiebreaks=None if body.tiebreaks is None else list(body.tiebreaks),
-                        pairing=body.pairing or default_pairing(body))
+                        pairing=body.pairing or default_pairing(body),
+                        timeouts_to_forfeit=body.timeouts_to_forfeit)
     try:
         check_settings(settings, game.min_seats, game.max_seats)
     except TournamentError as error:

@@ -268,3 +268,35 @@ async def test_a_player_asks_for_a_bye_and_is_not_paired_in_that_round(pool):
     with pytest.raises(ServiceError) as late:
         await actions.bye(tid, 1, token, ByeRequest(round=1))
     assert late.value.status == 409 and "not yet started" in late.value.message
+
+
+async def test_a_seat_timed_out_in_a_row_is_forfeited_by_the_server(pool):
+    """Given timeouts_to_forfeit 2 on a turn clock and two persons who never move, when the
+    clock plays for whoever is due until one seat has timed out twice in a row, then the
+    sweep's check forfeits that seat (recorded by the server) and ends its table, so an absent
+    player neither plays on through the clock nor scores (issue #36 defect 4)."""
+    from domain.core import match
+    from domain.games import lookup
+    from service.tournament.idle import forfeit_idle
+
+    service, rounds, _ = services(pool)
+    tid, token = await opened(service, turn_seconds=30, timeouts_to_forfeit=2, rounds=1)
+    for name in ("Ash", "Bryn"):
+        await service.register(tid, Register(name=name))
+    await service.close(tid, token)
+    started = await rounds.start_next(tid, token)
+    mid, seats = started.tables[0].match_id, started.tables[0].seats
+    game = lookup("wick-and-ember", "1")
+    held = await service.held(tid)
+    while not await forfeit_idle(service, held):
+        loaded = await service.matches.cache.load(mid)
+        seat = min(match.owing_since(loaded.state))
+        due = match.time_out(game, loaded.state, seat)
+        await service.matches.act_for(mid, None, due, expected=loaded.version)
+        held = await service.held(tid)
+    held = await service.held(tid)
+    forfeit = next(a for a in held.actions() if a.kind == "forfeit")
+    assert forfeit.by == "server" and forfeit.reason == "timed out 2 times in a row"
+    assert forfeit.entrant in seats and held.status_of(mid) == "finished"
+    rows = {s.entrant: s for s in (await service.standings(tid)).standings}
+    assert rows[forfeit.entrant].points == "0" and rows[forfeit.entrant].played == 0
