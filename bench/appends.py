@@ -11,21 +11,26 @@ Postgres in the same run:
 - the peer: the ``eventsourcing`` library's Postgres recorders (psycopg 3, its own schema),
   one thread and one pooled connection per writer: the application recorder (what its
   Application uses: table lock + NOTIFY, like our notification) and the aggregate recorder
-  (a single INSERT).
+  (a single INSERT);
+- the floor and ours again with the writers split over two processes (half each, each with
+  its own event loop and pool, started together; their rates added): whether one event loop
+  driving every connection, not Postgres, was what held the one-process figures back.
 Systems are measured in interleaved rounds and the median round is kept. Run:
 
-    PYTHONPATH=. python -m bench.appends [--seconds 4] [--rounds 3]
+    PYTHONPATH=. python -m bench.appends [--seconds 4] [--rounds 3] [--concurrency 1,8,32]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 import uuid
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
+import msgspec
 
 from bench import common
 from projections.summary import Summary
@@ -198,16 +203,59 @@ async def one_round(url: str, writers: int, seconds: float, warmup: float,
     return runs
 
 
-async def run(admin_url: str, seconds: float, rounds: int, warmup: float) -> dict[str, Any]:
+async def child(system: str, url: str, writers: int, seconds: float, warmup: float) -> None:
+    """One of two processes sharing a split run: time ``system`` with these writers, print
+    its Measured as JSON."""
+    events, summary = sample()
+    pool = await create_pool(url, min_size=writers, max_size=writers)
+    try:
+        if system == "floor":
+            floor = Floor(pool, events)
+            await floor.prepare(writers)
+            append = floor.append
+        else:
+            ours = Ours(pool, events, summary)
+            await ours.prepare(writers, events[0])
+            append = ours.append
+        measured = await common.timed_workers(system, writers, append, seconds, warmup)
+    finally:
+        await pool.close()
+    print(msgspec.json.encode(measured).decode(), flush=True)
+
+
+async def split(system: str, url: str, writers: int, seconds: float,
+                warmup: float) -> common.Measured:
+    """``system`` with its writers split over two processes run together; their rates added,
+    the slower process's latencies kept."""
+    command = [sys.executable, "-m", "bench.appends", "--child", system, url, str(writers // 2),
+               "--seconds", str(seconds), "--warmup", str(warmup)]
+    children = [await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE)
+                for _ in range(2)]
+    outputs = await asyncio.gather(*(c.communicate() for c in children))
+    halves = [msgspec.json.decode(out.splitlines()[-1], type=common.Measured)
+              for out, _ in outputs]
+    return common.Measured(
+        name=f"{system}-two-processes", concurrency=writers,
+        operations=sum(h.operations for h in halves), seconds=halves[0].seconds,
+        rate=round(sum(h.rate for h in halves), 1), p50_ms=max(h.p50_ms for h in halves),
+        p99_ms=max(h.p99_ms for h in halves), errors=sum(h.errors for h in halves))
+
+
+async def run(admin_url: str, seconds: float, rounds: int, warmup: float,
+              concurrency: tuple[int, ...] = CONCURRENCY) -> dict[str, Any]:
     """Every concurrency, every system, in interleaved rounds; the median round of each."""
     url = await common.migrated_database(admin_url, "bench_appends")
     events, summary = sample()
     results = []
     try:
-        for writers in CONCURRENCY:
+        for writers in concurrency:
             runs: dict[str, list[common.Measured]] = {}
             for _ in range(rounds):
-                for measured in await one_round(url, writers, seconds, warmup, events, summary):
+                measured_now = await one_round(url, writers, seconds, warmup, events, summary)
+                if writers > 1:
+                    measured_now += [await split(system, url, writers, seconds, warmup)
+                                     for system in ("floor", "hearthlog")]
+                for measured in measured_now:
                     runs.setdefault(measured.name, []).append(measured)
                     print(f"  appends c={writers} {measured.name}: {measured.rate:.0f}/s "
                           f"p50 {measured.p50_ms} ms p99 {measured.p99_ms} ms", flush=True)
@@ -215,6 +263,7 @@ async def run(admin_url: str, seconds: float, rounds: int, warmup: float) -> dic
     finally:
         await drop_database(admin_url, "bench_appends")
     return {"benchmark": "appends", "seconds": seconds, "rounds": rounds,
+            "load_average": common.load_average(),
             "event_bytes": round(sum(len(e.data) for e in events) / len(events)),
             "results": results}
 
@@ -225,11 +274,21 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=4.0)
     parser.add_argument("--warmup", type=float, default=1.0)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--concurrency", default=",".join(map(str, CONCURRENCY)))
+    parser.add_argument("--child", nargs=3, metavar=("SYSTEM", "URL", "WRITERS"),
+                        help=argparse.SUPPRESS)  # one half of a split run (``split``)
     args = parser.parse_args()
+    if args.child:
+        system, url, writers = args.child
+        asyncio.run(child(system, url, int(writers), args.seconds, args.warmup))
+        return
+    concurrency = tuple(int(n) for n in args.concurrency.split(","))
+
     def work() -> dict[str, Any]:
         """The whole benchmark on a throwaway Postgres."""
         with common.postgres() as admin_url:
-            return asyncio.run(run(admin_url, args.seconds, args.rounds, args.warmup))
+            return asyncio.run(run(admin_url, args.seconds, args.rounds, args.warmup,
+                                   concurrency))
 
     print(common.run_and_save("appends", work))
 

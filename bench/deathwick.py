@@ -110,8 +110,10 @@ def work(args: argparse.Namespace) -> dict[str, Any]:
     """Every measurement, with its ratios."""
     dw = command_path("deathwick", 20, args.matches)
     we = command_path("wick-and-ember", 6, args.matches * 4)
-    big = [asyncio.run(fanout(20, args.appends, args.spectators, r)) for r in range(args.rounds)]
-    small = [asyncio.run(fanout(2, args.appends, args.spectators, r)) for r in range(args.rounds)]
+    big, small = [], []
+    for r in range(args.rounds):  # interleaved: load on the machine falls on both alike
+        big.append(asyncio.run(fanout(20, args.appends, args.spectators, r)))
+        small.append(asyncio.run(fanout(2, args.appends, args.spectators, r)))
     ratios = [b / s for b, s in zip(big, small, strict=True)]
     return {
         "deathwick_20": dw, "wick_and_ember_6": we,
@@ -120,7 +122,7 @@ def work(args: argparse.Namespace) -> dict[str, Any]:
         "fanout_cpu_ms_20_seats": [round(x, 2) for x in big],
         "fanout_cpu_ms_2_seats": [round(x, 2) for x in small],
         "fanout_ratio_20_over_2": round(statistics.median(ratios), 1),
-        "spectators": args.spectators,
+        "spectators": args.spectators, "load_average": common.load_average(),
     }
 
 

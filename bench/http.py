@@ -12,15 +12,19 @@ same kind of server process and the same Postgres, N loops POST the same body to
 litestar route doing one asyncpg INSERT. Each server kind that is installed (uvicorn with
 asyncio and h11; uvicorn with uvloop and httptools; granian) is measured in every round, one
 kind after the other with fresh server processes, so load on the machine falls on every kind
-alike; within a kind the bare route and ours alternate. The median round is kept. Run:
+alike; within a kind the bare route and ours alternate. The median round is kept. With
+--postgres-work N, each round also plays N matches with each client on a fresh server and
+reports the database's work per command (pg_stat_database deltas). Run:
 
     PYTHONPATH=. python -m bench.http [--seconds 5] [--rounds 2] [--servers granian,uvicorn]
+        [--postgres-work 32]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib.util
 import os
 import random
@@ -28,11 +32,15 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from bench import common
+from bench.fanout import before_tree
 from bench.wire import Stream, Wire
-from service.store.provisioning import drop_database
+from service.store.provisioning import create_database, drop_database
 from tests.servers import ONE_ADDRESS
 
 MATCHES = (16, 64)
@@ -73,12 +81,16 @@ def free_port() -> int:
 class Server:
     """A server process on loopback, stopped by ``stop``."""
 
-    def __init__(self, kind: str, target: str, database_url: str, workers: int = 1) -> None:
+    def __init__(self, kind: str, target: str, database_url: str, workers: int = 1,
+                 tree: Path | None = None) -> None:
         self.port = free_port()
         # Every client here is 127.0.0.1: the per-client limits (docs/limits.md) are raised.
         env = {**os.environ, **ONE_ADDRESS, "HEARTHLOG_BENCH_DATABASE_URL": database_url}
+        if tree is not None:  # another commit's code (bench.fanout.before_tree)
+            env["PYTHONPATH"] = str(tree)
         self.process = subprocess.Popen(server_command(kind, target, self.port, workers), env=env,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                        cwd=tree, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
 
     async def ready(self, path: str) -> None:
         """Wait until ``path`` answers below 500."""
@@ -238,19 +250,29 @@ async def bare_loops(port: int, n: int, seconds: float, warmup: float) -> common
 
 
 async def one_round(kind: str, url: str, seconds: float, warmup: float,
-                    matches: tuple[int, ...]) -> list[tuple[int, common.Measured]]:
-    """One round under one server kind: fresh server processes, both apps at every N."""
+                    matches: tuple[int, ...], before: tuple[Path, str] | None = None,
+                    ) -> list[tuple[int, common.Measured]]:
+    """One round under one server kind: fresh server processes, both apps at every N (and,
+    with ``before``, that tree's service on its own database, played by the old client)."""
     ours, bare = Server(kind, "bench.served:hearthlog", url), Server(kind, "bench.served:bare", url)
+    old = None if before is None else Server(kind, "bench.served:hearthlog", before[1],
+                                             tree=before[0])
     try:
         await ours.ready("/health")
         await bare.ready("/")
+        if old is not None:
+            await old.ready("/health")
         measured = []
         for n in matches:
             results = [await bare_loops(bare.port, n, seconds, warmup)]
-            for follow in (True, False):  # one request a move, then the old two-request client
-                tables = [Table(ours.port, seed, follow) for seed in range(n)]
+            plays = [(ours, True, ""), (ours, False, "")]  # one request a move; two
+            if old is not None:
+                plays.append((old, False, "before-"))
+            for server, follow, prefix in plays:
+                tables = [Table(server.port, seed, follow) for seed in range(n)]
                 await asyncio.gather(*(table.open() for table in tables))
-                results += await play_tables(tables, seconds, warmup)
+                results += [msgspec.structs.replace(m, name=prefix + m.name)
+                            for m in await play_tables(tables, seconds, warmup)]
                 await asyncio.gather(*(table.close() for table in tables))
             for m in results:
                 measured.append((n, m))
@@ -258,25 +280,68 @@ async def one_round(kind: str, url: str, seconds: float, warmup: float,
                       f"p99 {m.p99_ms} ms", flush=True)
         return measured
     finally:
-        ours.stop()
-        bare.stop()
+        for server in (ours, bare, old):
+            if server is not None:
+                server.stop()
+
+
+async def postgres_work(kind: str, url: str, n: int, seconds: float,
+                        before: tuple[Path, str] | None = None) -> dict[str, Any]:
+    """The database's work per command (pg_stat_database deltas: transactions, rows scanned,
+    fetched, inserted, updated) of each client at N matches, each server fresh (with
+    ``before``, that tree's too, played by the old client); the matches' openings (create, two
+    seats, start, a view) are counted in, spread over their commands."""
+    found: dict[str, Any] = {}
+    plays: list[tuple[str, Path | None, str, bool]] = [
+        ("hearthlog", None, url, True), ("two-request", None, url, False)]
+    if before is not None:
+        plays.append(("before-two-request", before[0], before[1], False))
+    for name, tree, database, follow in plays:
+        server = Server(kind, "bench.served:hearthlog", database, tree=tree)
+        try:
+            await server.ready("/health")
+            tables = [Table(server.port, 1000 + seed, follow) for seed in range(n)]
+            await asyncio.gather(*(table.open() for table in tables))
+            before_counts = await common.database_counters(database)
+            sent = sum(table.sent for table in tables)
+            await play_tables(tables, seconds, 0.0)
+            commands = sum(table.sent for table in tables) - sent
+            after = await common.database_counters(database)
+            await asyncio.gather(*(table.close() for table in tables))
+        finally:
+            server.stop()
+        found[name] = {"commands": commands,
+                       **common.per_operation(before_counts, after, commands)}
+        print(f"  postgres work {kind} n={n} {name}: {found[name]}", flush=True)
+    return found
 
 
 async def run(admin_url: str, kinds: list[str], seconds: float, rounds: int,
-              warmup: float, matches: tuple[int, ...] = MATCHES) -> dict[str, Any]:
-    """Every server kind in every round (kind after kind within a round), on one database."""
+              warmup: float, matches: tuple[int, ...] = MATCHES, postgres: int = 0,
+              before: Path | None = None) -> dict[str, Any]:
+    """Every server kind in every round (kind after kind within a round), on one database
+    (and the ``before`` tree's service on one of its own)."""
     url = await common.migrated_database(admin_url, "bench_http")
+    old = None
+    if before is not None:  # its own server migrates it, as that commit knew the schema
+        old = (before, await create_database(admin_url, "bench_http_before"))
     runs: dict[tuple[str, int], dict[str, list[common.Measured]]] = {}
+    work: list[dict[str, Any]] = []
     try:
-        for _ in range(rounds):
+        for round_ in range(rounds):
             for kind in kinds:
-                for n, m in await one_round(kind, url, seconds, warmup, matches):
+                for n, m in await one_round(kind, url, seconds, warmup, matches, old):
                     runs.setdefault((kind, n), {}).setdefault(m.name, []).append(m)
+                if postgres and not round_:  # counts, not timings: one round tells them
+                    work.append(await postgres_work(kind, url, postgres, seconds, old))
     finally:
         await drop_database(admin_url, "bench_http")
+        if old is not None:
+            await drop_database(admin_url, "bench_http_before")
     levels = [{"server": kind, "matches": n, "runs": runs[kind, n]}
               for kind in kinds for n in matches]
-    return {"benchmark": "http", "seconds": seconds, "rounds": rounds, "levels": levels}
+    return {"benchmark": "http", "seconds": seconds, "rounds": rounds, "levels": levels,
+            "postgres_work_per_command": work, "load_average": common.load_average()}
 
 
 def main() -> None:
@@ -287,13 +352,19 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--servers", default=",".join(installed_servers()))
     parser.add_argument("--matches", default=",".join(map(str, MATCHES)))
+    parser.add_argument("--postgres-work", type=int, default=0, metavar="N",
+                        help="also measure the database's work per command at N matches")
+    parser.add_argument("--before", metavar="COMMIT",
+                        help="also serve this commit's code, played by the two-request client")
     args = parser.parse_args()
     matches = tuple(int(n) for n in args.matches.split(","))
     def work() -> dict[str, Any]:
         """The whole benchmark on a throwaway Postgres."""
-        with common.postgres() as admin_url:
+        with contextlib.ExitStack() as stack:
+            admin_url = stack.enter_context(common.postgres())
+            tree = stack.enter_context(before_tree(args.before)) if args.before else None
             return asyncio.run(run(admin_url, args.servers.split(","), args.seconds,
-                                   args.rounds, args.warmup, matches))
+                                   args.rounds, args.warmup, matches, args.postgres_work, tree))
 
     print(common.run_and_save("http", work))
 
