@@ -17,29 +17,32 @@ import msgspec
 from projections.export import MatchExport
 
 _TABLE_LABEL = re.compile(r"round (\d+) table (\d+)")
-# A row per seat per match. The first ten are the columns of the first CSV, in their old order;
-# later columns are only ever added at the end, so a reader that indexes by position keeps working.
-MATCH_COLUMNS: Final = (
-    "match_id",
-    "game",
-    "tournament",
-    "seat",
-    "name",
-    "placement",
-    "score",
-    "finished_at",
-    "head_hash",
-    "bot",
-    "rules_version",
-    "seats",
-    "winner",
-    "created_at",
-    "started_at",
-    "duration_seconds",
-    "moves",
-    "round",  # a tournament's table: its round and table (from its label), empty otherwise
-    "table",
-)
+# A row per seat per match: each column and the kind of its values (service.exports writes each
+# kind as its Parquet type). The first ten are the columns of the first CSV, in their old order;
+# later columns are only ever added at the end, so a reader that indexes by position keeps
+# working. A new column is one line here and one value in match_rows.
+MATCH_KINDS: Final = {
+    "match_id": "text",
+    "game": "text",
+    "tournament": "text",
+    "seat": "integer",
+    "name": "text",
+    "placement": "integer",
+    "score": "integer",
+    "finished_at": "time",
+    "head_hash": "text",
+    "bot": "text",
+    "rules_version": "text",
+    "seats": "integer",
+    "winner": "flag",
+    "created_at": "time",
+    "started_at": "time",
+    "duration_seconds": "seconds",
+    "moves": "integer",
+    "round": "integer",  # a tournament's table: its round and table (from its label), else empty
+    "table": "integer",
+}
+MATCH_COLUMNS: Final = tuple(MATCH_KINDS)
 # A row per event per match, in version order.
 EVENT_COLUMNS: Final = (
     "match_id",

@@ -22,7 +22,7 @@ from domain.core.cells import csv_text
 from domain.core.decider import Game
 from projections.export import MatchExport, build_export, encode_export
 from projections.replay import Replay, full_replay, state_at
-from projections.tables import EVENT_COLUMNS, MATCH_COLUMNS, event_rows, match_rows
+from projections.tables import EVENT_COLUMNS, MATCH_COLUMNS, MATCH_KINDS, event_rows, match_rows
 from projections.verify import Report, verify, verify_chain
 from service import schemas, views
 from service.access import Access
@@ -216,17 +216,18 @@ def _csv(rows: list[list[Any]]) -> bytes:
 
 
 def parquet(rows: list[tuple[Any, ...]]) -> bytes:
-    """A row per seat (MATCH_COLUMNS) as a Parquet file, its columns typed; 501 when polars,
+    """A row per seat (MATCH_KINDS) as a Parquet file, its columns typed; 501 when polars,
     the optional `parquet` extra, is not installed."""
     try:
         import polars as pl
     except ImportError:
         raise ServiceError(501, "this server cannot write Parquet: polars is not installed "
                                 "(pip install 'hearthlog[parquet]'); ask for format=csv") from None
-    text, number, when = pl.String, pl.Int64, pl.Datetime("us", "UTC")
-    types = (text, text, text, number, text, number, number, when, text, text, text, number,
-             pl.Boolean, when, when, pl.Float64, number, number, number)
-    frame = pl.DataFrame(rows, schema=dict(zip(MATCH_COLUMNS, types, strict=True)), orient="row")
+    types: dict[str, pl.DataType | type[pl.DataType]] = {
+        "text": pl.String, "integer": pl.Int64, "time": pl.Datetime("us", "UTC"),
+        "flag": pl.Boolean, "seconds": pl.Float64}
+    schema = {column: types[kind] for column, kind in MATCH_KINDS.items()}
+    frame = pl.DataFrame(rows, schema=schema, orient="row")
     out = BytesIO()
     frame.write_parquet(out)
     return out.getvalue()
