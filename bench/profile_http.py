@@ -16,6 +16,7 @@ import asyncio
 import collections
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -27,17 +28,19 @@ from bench.http import Server, Table, play_tables
 from service.store.provisioning import drop_database
 
 AREAS = (  # the first that a frame's file names wins
-    ("domain and projections (the rules, the observers, the log)", ("/domain/", "/projections/")),
-    ("the application (service/*.py: use cases, views, the cache)", ("/service/matches",
-     "/service/views", "/service/loading", "/service/access", "/service/auth",
-     "/service/clock", "/service/schemas", "/service/names")),
-    ("live fan-out (service/live: feeds, streams)", ("/service/live/", "/api/stream")),
-    ("the store and asyncpg (statements, decoding rows)", ("/service/store/", "asyncpg")),
-    ("the front (service/http: access log, limits, body reader)", ("/service/http/",
-     "/service/logs")),
+    ("domain and projections (the rules, the observers, the log)", ("domain/", "projections/")),
+    ("the application (service/*.py: use cases, views, the cache, tokens)", ("service/matches",
+     "service/views", "service/loading", "service/access", "service/auth",
+     "service/clock", "service/schemas", "service/names", "hmac.py")),
+    ("live fan-out (service/live: feeds, streams)", ("service/live/", "api/stream",
+     "response/sse")),
+    ("the store and asyncpg (statements, rows; its C protocol)", ("service/store/", "asyncpg")),
+    ("the access log (service/logs.py, logging, its writer thread)", ("service/logs",
+     "logging/", "concurrent/futures")),
+    ("the front (service/http: limits, body reader, security headers)", ("service/http/",)),
     ("litestar (routing, decoding, responses)", ("litestar",)),
     ("msgspec (encoding, decoding)", ("msgspec",)),
-    ("asyncio and the event loop", ("asyncio", "selectors", "uvloop")),
+    ("granian and the event loop (Rust side, asyncio)", ("granian", "asyncio", "selectors")),
 )
 
 
@@ -46,7 +49,7 @@ def area(frame: str) -> str:
     for name, marks in AREAS:
         if any(mark in frame for mark in marks):
             return name
-    return "other (granian's Python side, the standard library)"
+    return "other (the standard library)"
 
 
 def summarise(raw: Path, top: int) -> dict[str, Any]:
@@ -61,7 +64,8 @@ def summarise(raw: Path, top: int) -> dict[str, Any]:
         frames, samples = stack.split(";"), int(count)
         total += samples
         leaf = frames[-1]
-        areas[area(leaf)] += samples
+        areas[next((area(f) for f in reversed(frames) if not area(f).startswith("other")),
+                   area(leaf))] += samples
         functions[leaf] += samples
     share = {name: round(n / max(total, 1), 3) for name, n in areas.most_common()}
     return {"samples": total, "self_by_area": share,
@@ -78,9 +82,10 @@ async def run(admin_url: str, args: argparse.Namespace, out: Path) -> dict[str, 
         worker = psutil.Process(server.process.pid).children(recursive=True)[0].pid
         tables = [Table(server.port, seed, follow=True) for seed in range(args.matches)]
         await asyncio.gather(*(table.open() for table in tables))
+        spy_path = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
         spy = await asyncio.create_subprocess_exec(
-            shutil.which("py-spy") or "py-spy", "record", "--pid", str(worker), "--duration",
-            str(int(args.seconds)), "--rate", "200", "--format", "raw", "--output", str(out),
+            spy_path, "record", "--pid", str(worker), "--duration", str(int(args.seconds)),
+            "--rate", "200", "--format", "raw", "--output", str(out),
             "--nonblocking", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         measured = await play_tables(tables, args.seconds, 0.0)
         await spy.wait()
@@ -99,12 +104,13 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--top", type=int, default=15)
+    parser.add_argument("--raw", help="keep py-spy's raw samples in this file")
     args = parser.parse_args()
 
     def work() -> dict[str, Any]:
         """The run on a throwaway Postgres."""
         with common.postgres() as admin_url, tempfile.TemporaryDirectory() as folder:
-            return asyncio.run(run(admin_url, args, Path(folder) / "raw.txt"))
+            return asyncio.run(run(admin_url, args, Path(args.raw or Path(folder) / "raw.txt")))
 
     path = common.run_and_save("profile_http", work)
     print(path.read_text()[:4000])
