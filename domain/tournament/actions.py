@@ -15,7 +15,7 @@ import msgspec
 
 from .model import Entrant, Pairing, Settings, TournamentError, active
 
-ActionKind = Literal["withdraw", "forfeit", "void", "end", "override", "bye"]
+ActionKind = Literal["withdraw", "forfeit", "void", "end", "override", "bye", "late_entry"]
 Actor = Literal["organizer", "player", "server"]
 REASON_MAX = 200
 IDS = uuid.UUID("0f3b9a52-7c1e-4d8a-b6f0-2e5d9c4a7b13")  # the namespace of tournament ids
@@ -24,7 +24,8 @@ IDS = uuid.UUID("0f3b9a52-7c1e-4d8a-b6f0-2e5d9c4a7b13")  # the namespace of tour
 class Action(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One recorded action. ``round``: withdraw, the last round the entrant was paired in;
     forfeit and void, the round of the table; end, the last round played; override, the round
-    the organizer paired by hand; bye, the round the entrant asked not to be paired in."""
+    the organizer paired by hand; bye, the round the entrant asked not to be paired in;
+    late_entry, the first round a late entrant may be paired in."""
 
     kind: ActionKind
     round: int
@@ -77,13 +78,16 @@ def check_actions(actions: list[Action], entrants: list[Entrant], rounds: int) -
     for a in actions:
         if a.entrant is not None and a.entrant not in known:
             raise TournamentError(f"a {a.kind} names entrant {a.entrant}, who is not registered")
-        if not 0 <= a.round <= rounds and a.kind != "bye":
+        if not 0 <= a.round <= rounds and a.kind not in ("bye", "late_entry"):
             raise TournamentError(f"a {a.kind} names round {a.round}; rounds played: {rounds}")
         if a.kind == "withdraw" and a.entrant is not None:
             if known[a.entrant].withdrew_after != a.round:
                 raise TournamentError(f"entrant {a.entrant} withdrew after round {a.round} by "
                                       f"the actions, after {known[a.entrant].withdrew_after} by "
                                       "the entrants")
+    late = sorted((a.entrant, a.round) for a in actions if a.kind == "late_entry")
+    if late != sorted((e.number, e.first_round) for e in entrants if e.first_round != 1):
+        raise TournamentError("the late entries of the actions and of the entrants differ")
     asked = sorted((a.entrant, a.round) for a in actions if a.kind == "bye")
     if asked != sorted((e.number, r) for e in entrants for r in e.byes_requested):
         raise TournamentError("the requested byes of the actions and of the entrants differ")

@@ -49,6 +49,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     tiebreaks: list[str] | None = None  # None: the format's (domain.tournament.tiebreaks)
     pairing: Literal["house", "dutch"] | None = None  # None: house; dutch: 2-seat Swiss only
     timeouts_to_forfeit: int | None = None  # a seat timed out this many times in a row forfeits
+    late_entry_rounds: int | None = None  # late entries may join before rounds 2 to this one
 
 
 class Entrant(msgspec.Struct, frozen=True, kw_only=True):
@@ -59,6 +60,7 @@ class Entrant(msgspec.Struct, frozen=True, kw_only=True):
     bot: str | None = None
     withdrew_after: int | None = None  # None: still in
     byes_requested: list[int] = []  # rounds it asked not to be paired in (a half-point bye)
+    first_round: int = 1  # a late entry: the first round it may be paired in
 
 
 class Table(msgspec.Struct, frozen=True, kw_only=True):
@@ -126,6 +128,10 @@ def check_settings(settings: Settings, min_seats: int, max_seats: int) -> None:
     cap = settings.max_entrants
     if cap is not None and not max(2, size) <= cap <= ENTRANTS_MAX:
         raise TournamentError(f"max_entrants must be {max(2, size)} to {ENTRANTS_MAX}, or absent")
+    late = settings.late_entry_rounds
+    if late is not None and (not 2 <= late <= ROUNDS_MAX or settings.format != "swiss"):
+        raise TournamentError(f"late_entry_rounds must be 2 to {ROUNDS_MAX}, in a Swiss only "
+                              "(a schedule or a bracket is fixed at the start)")
     idle = settings.timeouts_to_forfeit
     if idle is not None and (seconds is None or not 1 <= idle <= 100):
         raise TournamentError("timeouts_to_forfeit must be 1 to 100, with a turn clock "
@@ -149,5 +155,6 @@ def active(entrants: list[Entrant], round_number: int) -> list[Entrant]:
     """The entrants who may be paired in a round (not withdrawn before it), in number order."""
     return [
         e for e in sorted(entrants, key=lambda e: e.number)
-        if e.withdrew_after is None or e.withdrew_after >= round_number
+        if (e.withdrew_after is None or e.withdrew_after >= round_number)
+        and e.first_round <= round_number
     ]

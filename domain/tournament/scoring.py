@@ -37,12 +37,14 @@ def bye_points(table_size: int) -> Fraction:
 
 
 def lot(seed: bytes, entrants: list[Entrant]) -> dict[int, int]:
-    """The seeded draw: each entrant number's place (0 first) in a shuffle of all numbers.
+    """The seeded draw: each entrant number's place (0 first) in a shuffle of the numbers of
+    the entrants from round 1, then the late entries by round of entry and number.
 
     Drawn once per tournament from the stream ``tournament/0/lot``.
     """
-    numbers = sorted(e.number for e in entrants)
-    order = Rng(seed).stream("tournament", 0, "lot").shuffle(numbers)
+    numbers = sorted(e.number for e in entrants if e.first_round == 1)
+    late = sorted((e.first_round, e.number) for e in entrants if e.first_round != 1)
+    order = Rng(seed).stream("tournament", 0, "lot").shuffle(numbers) + [n for _, n in late]
     return {number: place for place, number in enumerate(order)}
 
 

@@ -173,17 +173,22 @@ class TournamentStore:
             """SELECT number FROM tournament_entrants
             WHERE tournament_id = $1 AND token_hash = $2""", _key(tournament_id), token_hash)
 
-    async def register(self, tournament_id: str, entrant: NewEntrant, cap: int) -> int:
+    async def register(self, tournament_id: str, entrant: NewEntrant, cap: int,
+                       late_until: int | None = None) -> int:
         """Add the next entrant while registration is open and the cap not reached; its number.
+        With ``late_until``, a running tournament takes a late entry before rounds up to that
+        one: it enters at the next round, recorded as a late_entry action.
 
         Registrations queue on the tournament row's lock instead of racing at a revision, so
         any number of them at once each succeed or name their refusal (Closed, Full, NameTaken).
         """
         key = _key(tournament_id)
         async with self.pool.acquire() as conn, conn.transaction():
-            status = await conn.fetchval(
-                "SELECT status FROM tournaments WHERE tournament_id = $1 FOR UPDATE", key)
-            if status != "registering":
+            row = await conn.fetchrow("SELECT status, round FROM tournaments "
+                                      "WHERE tournament_id = $1 FOR UPDATE", key)
+            status, current = (row["status"], row["round"]) if row else (None, 0)
+            late = status == "running" and late_until is not None and current + 1 <= late_until
+            if status != "registering" and not late:
                 raise RegistrationClosed(str(status))
             number: int = await conn.fetchval(
                 "SELECT count(*) FROM tournament_entrants WHERE tournament_id = $1", key)
@@ -197,8 +202,11 @@ class TournamentStore:
                     entrant.token_hash, entrant.approved)
             except asyncpg.UniqueViolationError as error:
                 raise NameTaken(entrant.name) from error
-            await conn.execute("UPDATE tournaments SET revision = revision + 1 "
-                               "WHERE tournament_id = $1", key)
+            entry = [{"kind": "late_entry", "round": current + 1, "by": "player",
+                      "entrant": number}] if late else []
+            await conn.execute("UPDATE tournaments SET revision = revision + 1, "
+                               "actions = actions || $2::jsonb WHERE tournament_id = $1",
+                               key, entry)
         return number
 
     async def remove(self, row: TournamentRow, number: int) -> None:

@@ -43,6 +43,9 @@ class CreateTournament(Body, kw_only=True):
         "when registration closes")] = False
     forfeits_to_withdraw: Annotated[int, Meta(ge=1, le=ROUNDS_MAX, description=(
         "Withdraw an entrant at its N-th forfeit (absent: never)"))] | None = None
+    late_entry_rounds: Annotated[int, Meta(ge=2, le=ROUNDS_MAX, description=(
+        "Swiss: entrants may still register while it runs, before rounds 2 to this one; each "
+        "enters at the next round (absent: no late entries)"))] | None = None
     timeouts_to_forfeit: Annotated[int, Meta(ge=1, le=100, description=(
         "With a turn clock: a seat timed out this many times in a row is forfeited by the "
         "server (absent: the clock plays for it to the end)"))] | None = None

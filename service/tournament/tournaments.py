@@ -114,7 +114,7 @@ class TournamentService:
         try:
             number = await self.store.register(held.row.tournament_id, NewEntrant(
                 name=name, name_key=likeness(name), bot=body.bot, token_hash=hashed,
-                approved=approved), cap)
+                approved=approved), cap, held.settings.late_entry_rounds)
         except RegistrationClosed as closed:
             raise ServiceError(409, f"registration is closed (the tournament is {closed}); no "
                                "entrant can be added") from None
@@ -380,7 +380,8 @@ def settings_of(body: ts.CreateTournament) -> Settings:
                         forfeits_to_withdraw=body.forfeits_to_withdraw,
                         tiebreaks=None if body.tiebreaks is None else list(body.tiebreaks),
                         pairing=body.pairing or default_pairing(body),
-                        timeouts_to_forfeit=body.timeouts_to_forfeit)
+                        timeouts_to_forfeit=body.timeouts_to_forfeit,
+                        late_entry_rounds=body.late_entry_rounds)
     try:
         check_settings(settings, game.min_seats, game.max_seats)
     except TournamentError as error:

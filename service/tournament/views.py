@@ -74,11 +74,15 @@ class Held(msgspec.Struct, frozen=True, kw_only=True):
     def domain_entrants(self) -> list[Entrant]:
         """The entrants as the pairing rules take them."""
         asked: dict[int, list[int]] = {}
+        first: dict[int, int] = {}
         for a in self.actions():
             if a.kind == "bye" and a.entrant is not None:
                 asked.setdefault(a.entrant, []).append(a.round)
+            if a.kind == "late_entry" and a.entrant is not None:
+                first[a.entrant] = a.round
         return [Entrant(number=e.number, name=e.name, bot=e.bot, withdrew_after=e.withdrew_after,
-                        byes_requested=sorted(asked.get(e.number, []))) for e in self.entrants]
+                        byes_requested=sorted(asked.get(e.number, [])),
+                        first_round=first.get(e.number, 1)) for e in self.entrants]
 
     def history(self, complete_only: bool = False) -> list[RoundRecord]:
         """Each started round with the results of its finished tables (or only whole rounds)."""

@@ -300,3 +300,26 @@ async def test_a_seat_timed_out_in_a_row_is_forfeited_by_the_server(pool):
     assert forfeit.entrant in seats and held.status_of(mid) == "finished"
     rows = {s.entrant: s for s in (await service.standings(tid)).standings}
     assert rows[forfeit.entrant].points == "0" and rows[forfeit.entrant].played == 0
+
+
+async def test_a_late_entry_registers_while_the_swiss_runs_and_plays_from_the_next_round(pool):
+    """Given late_entry_rounds 2 and round 1 in play, when Gale registers, then Gale is entrant
+    4, enters at round 2 (recorded as a late entry) and is paired there; once round 2 has
+    started, a further registration is refused (409)."""
+    service, rounds, _ = services(pool)
+    tid, token = await opened(service, late_entry_rounds=2, rounds=3)
+    for n in range(4):
+        await service.register(tid, Register(name=f"Bot {n}", bot="random"))
+    await service.close(tid, token)
+    first = await rounds.start_next(tid, token)
+    gale = await service.register(tid, Register(name="Gale", bot="random"))
+    assert gale.entrant.number == 4
+    held = await service.held(tid)
+    assert [(a.kind, a.round, a.entrant) for a in held.actions()] == [("late_entry", 2, 4)]
+    for table in first.tables:
+        await service.forfeit(tid, 1, table.table, token, Forfeit(entrant=table.seats[0]))
+    second = await rounds.start_next(tid, token)
+    assert 4 in [n for t in second.tables for n in t.seats] + second.byes
+    with pytest.raises(ServiceError) as closed:
+        await service.register(tid, Register(name="Hale", bot="random"))
+    assert closed.value.status == 409 and "registration is closed" in closed.value.message

@@ -235,3 +235,25 @@ def test_a_requested_bye_is_worth_a_draw_and_verifies():
     unrecorded = bundle(settings, people, SEED)
     assert verify_bundle(unrecorded).problem.message == (
         "the requested byes of the actions and of the entrants differ")
+
+
+def test_a_late_entry_joins_at_its_round_and_verifies():
+    """Given a Swiss of 6 where a seventh entrant joins before round 2 (a late entry, recorded),
+    then round 1 pairs the 6 alone, round 2 pairs all 7, the lot of the first 6 is unchanged,
+    and the bundle verifies; without the late entry recorded, the actions check fails."""
+    settings = rules(rounds=3, late_entry_rounds=2)
+    first = entrants(6)
+    late = Entrant(number=6, name="Gale", first_round=2)
+    lines = bundle(settings, [*first, late], SEED,
+                   actions=[Action(kind="late_entry", round=2, by="player", entrant=6)])
+
+    report = verify_bundle(lines)
+
+    assert report.ok, report.problem
+    assert pair_round(settings, SEED, first, []) == pair_round(settings, SEED, [*first, late], [])
+    rounds = [decode_line(line) for line in lines if b'"kind":"round"' in line]
+    assert 6 not in [n for t in rounds[0].tables for n in t.seats] + rounds[0].byes
+    assert 6 in [n for t in rounds[1].tables for n in t.seats] + rounds[1].byes
+    unrecorded = bundle(settings, [*first, late], SEED)
+    assert verify_bundle(unrecorded).problem.message == (
+        "the late entries of the actions and of the entrants differ")
