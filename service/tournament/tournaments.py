@@ -110,7 +110,7 @@ class TournamentService:
         token = None if body.bot else auth.new_token()
         hashed = auth.token_hash(token) if token else None
         cap = min(held.settings.max_entrants or self.entrants_cap, self.entrants_cap)
-        approved = not held.settings.approval
+        approved = not held.settings.approval or held.row.status != "registering"  # late: in
         try:
             number = await self.store.register(held.row.tournament_id, NewEntrant(
                 name=name, name_key=likeness(name), bot=body.bot, token_hash=hashed,

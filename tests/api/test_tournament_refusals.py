@@ -96,6 +96,10 @@ async def test_unknown_tournaments_rounds_and_bodies_are_named(fast_server):
             "name": "X", "game": "wick-and-ember", "table_size": 2, "format": "swiss",
             "prizes": 3})
         assert extra.status_code == 400 and "prizes" in extra.text
+        misspelt = await client.post("/tournaments", json={
+            "name": "X", "game": "wick-and-ember", "table_size": 2, "format": "swiss",
+            "tiebreak": ["wins"]})  # issue #36 defect 8: answered "the body is missing"
+        assert misspelt.status_code == 400 and "'tiebreak'" in misspelt.json()["detail"]
         bot = await client.post("/tournaments", json={
             "name": "X", "game": "wick-and-ember", "table_size": 2, "format": "knockout"})
         assert bot.status_code == 400 and "format" in bot.text
