@@ -313,13 +313,15 @@ class TournamentStore:
         running = dict.fromkeys(row["tournament_id"] for row in tables)  # in order, once each
         return [tournament for tournament in running if tournament not in busy][:limit]
 
-    async def watching_idle(self, limit: int = 100) -> list[str]:
-        """Running tournaments that forfeit idle seats (settings.timeouts_to_forfeit)."""
+    async def watching_idle(self, limit: int = 100) -> list[tuple[str, int]]:
+        """Running tournaments that forfeit idle seats (settings.timeouts_to_forfeit), each
+        with its turn clock in seconds."""
         rows = await self.pool.fetch(
-            """SELECT tournament_id::text AS tournament_id FROM tournaments
+            """SELECT tournament_id::text AS tournament_id,
+                (settings->>'turn_seconds')::int AS turn_seconds FROM tournaments
             WHERE status = 'running' AND settings ? 'timeouts_to_forfeit'
             ORDER BY created_at, tournament_id LIMIT $1""", limit)
-        return [row["tournament_id"] for row in rows]
+        return [(row["tournament_id"], row["turn_seconds"] or 1) for row in rows]
 
     def _change(self, row: TournamentRow) -> _Change:
         """A transaction that first bumps the row's revision, or raises RevisionConflict."""

@@ -13,6 +13,7 @@ after its last round.
 from __future__ import annotations
 
 import logging
+import time
 
 import msgspec
 
@@ -192,13 +193,21 @@ class TournamentSweep(Sweeping):
 
     def __init__(self, rounds: Rounds, interval: float) -> None:
         self.rounds, self.interval = rounds, interval
+        self.idle_checked: dict[str, float] = {}  # when each tournament's idle seats were read
         self.retry = Retry(log, first=interval, cap=max(interval, SWEEP_CAP))
 
     async def sweep(self) -> None:
         """Settle every running tournament whose tables are not in play."""
         for tournament_id in await self.rounds.store.needing_sweep():
             await self.settle_one(tournament_id)
-        for tournament_id in await self.rounds.store.watching_idle():
+        watched = await self.rounds.store.watching_idle()
+        self.idle_checked = {t: self.idle_checked[t] for t, _ in watched
+                             if t in self.idle_checked}  # forget the ones no longer running
+        for tournament_id, seconds in watched:
+            now = time.monotonic()  # a seat times out at most once a turn: look once a turn
+            if now - self.idle_checked.get(tournament_id, -seconds) < seconds:
+                continue
+            self.idle_checked[tournament_id] = now
             try:
                 await forfeit_idle(self.rounds.service,
                                    await self.rounds.service.held(tournament_id))
