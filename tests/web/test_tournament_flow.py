@@ -61,6 +61,9 @@ async def test_a_tournament_is_created_joined_played_and_ranked_from_its_pages(w
     legend = await page.locator(".legend dt").all_inner_texts()
     assert legend and all(term in heads for term in legend)
     assert await blocking_violations(page) == []  # finished, the legend open
+    await page.set_viewport_size({"width": 390, "height": 844})
+    assert await blocking_violations(page) == []  # on a phone (the standings scroll sideways)
+    await page.set_viewport_size({"width": 1280, "height": 900})
 
     await page.locator(".round li a", has_text="Replay").first.click()
     await page.locator("#fair-verified").wait_for()

@@ -35,7 +35,8 @@ function skeleton() {
     h("section", { id: "mine", class: "seating", "aria-label": "You in this tournament" }),
     h("section", { class: "tournament-grid" },
       h("div", {}, h("h2", {}, "Rounds"), h("div", { id: "rounds" })),
-      h("div", { class: "standings" }, h("h2", { id: "standings-title" }, "Standings"),
+      h("div", { class: "standings", role: "region", tabindex: 0, "aria-labelledby": "standings-title" },
+        h("h2", { id: "standings-title" }, "Standings"),
         h("div", { id: "standings" }))),
     h("details", { class: "fairness" }, h("summary", {}, "Fairness: the seed"),
       h("p", { id: "seed", class: "mono" })));
