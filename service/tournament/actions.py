@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from domain.tournament import Action
 from domain.tournament.actions import Actor
+from domain.tournament.model import paired
 from service.errors import ServiceError
 from service.tournament import schemas as ts
 from service.tournament.tournaments import TournamentService
@@ -56,6 +57,10 @@ class OrganizerActions:
         if body.round in asked:
             raise ServiceError(409, f"entrant {number} has asked for a bye in round "
                                f"{body.round} already")
+        left = [e for e in paired(held.domain_entrants(), body.round) if e.number != number]
+        if len(left) < max(2, settings.table_size):
+            raise ServiceError(409, f"round {body.round} would have {len(left)} entrants to "
+                               "pair: too many have asked for a bye in it")
         await self.service.record(held, [Action(kind="bye", round=body.round, by=by,
                                                 entrant=number, reason=body.reason or "")])
         return await self.service.get(tournament_id)
