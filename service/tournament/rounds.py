@@ -35,7 +35,7 @@ from service.loading import Loaded
 from service.store.tournaments import RevisionConflict
 from service.tournament import schemas as ts
 from service.tournament.idle import forfeit_idle
-from service.tournament.tournaments import TournamentService, changed
+from service.tournament.tournaments import CLASH, TournamentService, changed
 from service.tournament.views import Held, round_info, table_match_id
 
 log = logging.getLogger("hearthlog.tournaments")
@@ -224,9 +224,9 @@ class TournamentSweep(Sweeping):
             await self.rounds.settle(await self.rounds.service.held(tournament_id))
             self.retry.succeeded(tournament_id)
         except ServiceError as error:
-            if error.status == 409:
+            if error.status == 409 and CLASH in error.message:  # another writer: look again
                 log.info("tournament %s not settled now: %s", tournament_id, error.message)
-            else:
+            else:  # a refusal a retry may not change: backed off, so logged ever more rarely
                 self.retry.failed(tournament_id, "tournament %s not settled: %s", tournament_id,
                                   error.message, plain=True)
         except Exception:  # the database may be away, or refusing: back this one off

@@ -55,6 +55,7 @@ from service.tournament import schemas as ts
 from service.tournament.views import Held, entrant_info, listed, read, tournament_info
 
 NEEDS_ORGANIZER = "this needs the organizer token: send 'Authorization: Bearer <token>'"
+CLASH = "changed meanwhile"  # the words of a revision clash (changed), which a retry resolves
 ENTRANTS_CAP = "HEARTHLOG_TOURNAMENT_ENTRANTS"  # the server's cap on any tournament's entrants
 
 
@@ -407,5 +408,5 @@ def bot_names(settings: Settings) -> tuple[str, ...]:
 
 def changed(tournament_id: str) -> ServiceError:
     """409: another request changed the tournament first; nothing was written."""
-    return ServiceError(409, f"tournament {tournament_id} changed meanwhile (another request "
+    return ServiceError(409, f"tournament {tournament_id} {CLASH} (another request "
                         "was written first); read it again and retry")
