@@ -12,6 +12,8 @@ Postgres in the same run:
   one thread and one pooled connection per writer: the application recorder (what its
   Application uses: table lock + NOTIFY, like our notification) and the aggregate recorder
   (a single INSERT);
+- the floor with the peer's row (uuid, version, type, the event as bytea: no JSON for Postgres
+  to parse, no jsonb metadata, hash or time), to tell the row's cost from the client's;
 - the floor and ours again with the writers split over two processes (half each, each with
   its own event loop and pool, started together; their rates added): whether one event loop
   driving every connection, not Postgres, was what held the one-process figures back.
@@ -46,6 +48,11 @@ CREATE TABLE IF NOT EXISTS floor_events (
     hash bytea NOT NULL, PRIMARY KEY (match_id, version))"""
 FLOOR_INSERT = """INSERT INTO floor_events (match_id, version, type, data, metadata, hash)
     VALUES ($1, $2, $3, $4, $5, $6)"""
+BYTES_TABLE = """
+CREATE TABLE IF NOT EXISTS floor_bytes (
+    match_id uuid NOT NULL, version int NOT NULL, type text NOT NULL, data bytea NOT NULL,
+    PRIMARY KEY (match_id, version))"""
+BYTES_INSERT = "INSERT INTO floor_bytes (match_id, version, type, data) VALUES ($1, $2, $3, $4)"
 VERSION_TABLE = """
 CREATE TABLE IF NOT EXISTS floor_versions (match_id uuid PRIMARY KEY, version int NOT NULL)"""
 VERSIONED_INSERT = """
@@ -110,6 +117,25 @@ class Floor:
         event = self.events[version % len(self.events)]
         await self.pool.execute(FLOOR_INSERT, key, version + 1, event.type, event.data.decode(),
                                 event.metadata, event.hash)
+        self.streams[writer] = (key, version + 1)
+
+
+class BytesFloor(Floor):
+    """The floor with the peer's row: the event's bytes as bytea, no JSON for Postgres to parse,
+    no metadata (jsonb), hash or time; what the eventsourcing aggregate recorder inserts."""
+
+    name = "floor-peer-row"
+
+    async def prepare(self, writers: int) -> None:
+        """One fresh stream per writer, and the table."""
+        await self.pool.execute(BYTES_TABLE)
+        self.streams = [(uuid.uuid4(), 0) for _ in range(writers)]
+
+    async def append(self, writer: int) -> None:
+        """Insert the writer's next row."""
+        key, version = self.streams[writer]
+        event = self.events[version % len(self.events)]
+        await self.pool.execute(BYTES_INSERT, key, version + 1, event.type, event.data)
         self.streams[writer] = (key, version + 1)
 
 
@@ -181,13 +207,16 @@ async def one_round(url: str, writers: int, seconds: float, warmup: float,
     pool = await create_pool(url, min_size=writers, max_size=writers)
     try:
         ours, floor = Ours(pool, events, summary), Floor(pool, events)
-        versioned = VersionedFloor(pool, events)
+        versioned, peer_row = VersionedFloor(pool, events), BytesFloor(pool, events)
         await ours.prepare(writers, events[0])
         await floor.prepare(writers)
         await versioned.prepare(writers)
+        await peer_row.prepare(writers)
         runs = [await common.timed_workers("floor", writers, floor.append, seconds, warmup),
                 await common.timed_workers("hearthlog", writers, ours.append, seconds, warmup),
                 await common.timed_workers(versioned.name, writers, versioned.append, seconds,
+                                           warmup),
+                await common.timed_workers(peer_row.name, writers, peer_row.append, seconds,
                                            warmup)]
         await ours.store.announcer.drain()
     finally:
@@ -218,6 +247,8 @@ async def child(system: str, url: str, writers: int, seconds: float, warmup: flo
             await ours.prepare(writers, events[0])
             append = ours.append
         measured = await common.timed_workers(system, writers, append, seconds, warmup)
+        if system != "floor":
+            await ours.store.announcer.drain()
     finally:
         await pool.close()
     print(msgspec.json.encode(measured).decode(), flush=True)
