@@ -74,3 +74,13 @@ def test_the_trf_of_a_finished_event_reads_back_whole(tmp_path: Path):
         assert len(section.results) == total
     byes = [r for s in trf.player_sections for r in s.results if r.result.value == "U"]
     assert len(byes) == sum(len(h.pairing.byes) for h in history)
+
+
+def test_the_documented_dutch_round_one_of_five():
+    """Given 5 entrants under the winter cup seed (lot [4, 1, 2, 3, 0]), then the Dutch round 1
+    is the one docs/tournaments.md states: the bye to 0, then [4, 2] and [3, 1]."""
+    from tests.tournament.scripted import WINTER_CUP
+
+    first = pair_round(settings("swiss", pairing="dutch"), WINTER_CUP, people(5), [])
+
+    assert first.byes == [0] and [t.seats for t in first.tables] == [[4, 2], [3, 1]]
