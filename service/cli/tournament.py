@@ -1,8 +1,11 @@
-"""`hearthlog export --tournament T --bundle` and `hearthlog verify` of a bundle.
+"""`hearthlog export --tournament T --bundle`, `hearthlog verify` of a bundle, and the
+organizer's `hearthlog tournament ACTION` commands.
 
 The bundle is written from a server (GET /tournaments/{id}/export) or straight from the database
 through the code the server uses; `verify` knows a bundle by its first line (``"kind":
-"tournament"``) and checks it offline with projections.tournament.verify_bundle.
+"tournament"``) and checks it offline with projections.tournament.verify_bundle. `hearthlog
+tournament` runs an event over a server's routes (create, register, status, standings, close,
+round, finish, export, verify), with progress on the long steps (docs/tournaments.md).
 """
 
 from __future__ import annotations
