@@ -22,8 +22,9 @@ replaced by a representative of its Unicode confusables class (UTS #39's skeleto
 classes of the confusables data joined), so "Ash" with a Cyrillic A (U+0410) cannot sit beside
 "Ash".
 
-The schema's SAFE_TEXT pattern states the part of this rule a JSON Schema pattern can say (the
-Basic Multilingual Plane's unsafe categories); the document says the server refuses more.
+The schema's VISIBLE_TEXT pattern states the part of this rule a JSON Schema pattern can say
+(the Basic Multilingual Plane's unsafe categories, and not blank); the document says the server
+refuses more.
 """
 
 from __future__ import annotations
@@ -148,6 +149,8 @@ def _span(first: int, last: int) -> str:
 
 _UNSAFE = _ranges()
 SAFE_TEXT = f"^[^{_UNSAFE}]*$"
+# And not blank: at least one character that is not a space (a lookahead, in both dialects).
+VISIBLE_TEXT = f"^(?=[\\s\\S]*\\S)[^{_UNSAFE}]*$"
 _UNSAFE_CHARACTER = re.compile(f"[{_UNSAFE}]")
 _SPACES = re.compile(r"\s+")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import operator
+import typing
 from datetime import datetime
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -15,20 +16,37 @@ from domain.core.decider import CardText
 from domain.core.templates import ChooseCards
 from domain.games import BUILT_IN, GAMES
 from projections.log import LogLine
-from service.names import SAFE_TEXT
+from service.names import VISIBLE_TEXT, person_text
 
 # What a seat sees of the table: the View of the match's game (one per game this release is built
 # with; the View of an extra game, HEARTHLOG_EXTRA_GAMES, is served but not in the document).
 Board = functools.reduce(operator.or_, [GAMES[game_id].View for game_id in BUILT_IN])
 # Text is stored in Postgres, which cannot hold a NUL character: refused here with a 400.
 NO_NUL = r"^[^\x00]*$"
-# Text others will see holds no control, format, surrogate or private-use character and no line
-# break (service.names); a name is then prepared as RFC 8266's nicknames are.
+
+class PersonText:
+    """Marks a field of text others will see: service.names.person_text decides it as the body
+    is decoded (Body.__post_init__), at most ``most`` characters once prepared."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+
+
+# Text others will see: the pattern refuses what a JSON Schema pattern can name (the Basic
+# Multilingual Plane's control, format and private-use characters, line breaks, blank); the decoder
+# refuses the rest (service.names: invisible characters in every plane, blank text, text that
+# grows when normalised) and prepares what passes as RFC 8266's nicknames are.
+PERSON_RULE = ("Refused (400) besides: any character nobody sees in any plane (tags, variation "
+               "selectors, fillers), blank text, text that grows when normalised; "
+               "stored as RFC 8266 prepares a nickname (docs/api.md, Names)")
 Name = Annotated[
-    str, Meta(min_length=1, max_length=32, pattern=SAFE_TEXT,
-              description="A player's name: no control or format characters, no line breaks")
+    str, Meta(min_length=1, max_length=32, pattern=VISIBLE_TEXT,
+              description=f"A player's name, 1 to 32 characters. {PERSON_RULE}"),
+    PersonText(32),
 ]
-Text = Annotated[str, Meta(max_length=100, pattern=SAFE_TEXT)]
+Text = Annotated[str, Meta(min_length=1, max_length=100, pattern=VISIBLE_TEXT,
+                           description=f"Text others see, at most 100 characters. {PERSON_RULE}"),
+                 PersonText(100)]
 # The server-side bots a seat can be given (each game has "random"; some have better ones).
 # A Literal computed from the registered games at import: mypy cannot evaluate it.
 BotName = Literal[  # type: ignore[valid-type]
@@ -41,6 +59,29 @@ class Body(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     ``one_of``, it must carry at least one of those fields (documented and checked alike)."""
 
     one_of: ClassVar[tuple[str, ...]] = ()
+
+    def __post_init__(self) -> None:
+        """Each field of text others will see, decided by the one name rule (service.names)
+        and kept as prepared; a ValueError here is the decoder's 400 naming the field."""
+        for field, rule in person_fields(type(self)):
+            value = getattr(self, field)
+            if value is not None:
+                prepared = person_text(value, what=f"the {field!r} field", most=rule.most)
+                msgspec.structs.force_setattr(self, field, prepared)
+
+
+@functools.cache
+def person_fields(body: type[Body]) -> tuple[tuple[str, PersonText], ...]:
+    """The body's fields of text others will see (typed Name or Text, optional or not)."""
+    hints = typing.get_type_hints(body, include_extras=True)
+    return tuple((field, rule) for field in body.__struct_fields__
+                 for rule in _rules(hints[field]))
+
+
+def _rules(hint: Any) -> list[PersonText]:
+    """The PersonText marks in a type, looking inside Annotated and unions."""
+    found = [mark for mark in getattr(hint, "__metadata__", ()) if isinstance(mark, PersonText)]
+    return found + [rule for arg in typing.get_args(hint) for rule in _rules(arg)]
 
 
 def unknown_fields(sent: Any, typed: Any, at: str = "command") -> list[str]:

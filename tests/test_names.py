@@ -9,7 +9,16 @@ import msgspec
 import pytest
 
 from service.cli.play import render
-from service.names import SAFE_TEXT, Refused, likeness, look_alike, nickname, person_text, shown
+from service.names import (
+    SAFE_TEXT,
+    VISIBLE_TEXT,
+    Refused,
+    likeness,
+    look_alike,
+    nickname,
+    person_text,
+    shown,
+)
 from service.schemas import CreateMatch, JoinSeat, person_fields
 from service.tournament.schemas import CreateTournament, Register
 
@@ -122,3 +131,12 @@ def test_a_capital_that_looks_like_a_latin_one_is_alike_before_it_is_folded():
     """Given "Bryn" and "Bryn" spelt with a Greek capital beta (which folds to a small beta, no
     longer like a b), then the two look alike."""
     assert likeness("\u0392ryn") == likeness("Bryn") == likeness("BRYN")
+
+
+def test_the_documents_pattern_refuses_blank_text_too():
+    """Given text that is empty or spaces alone, then the document's pattern refuses it, as the
+    rule does; text with one visible character passes."""
+    visible = re.compile(VISIBLE_TEXT)
+    for blank in ["", " ", "   ", "\u3000", "\u00a0 "]:
+        assert not visible.match(blank), repr(blank)
+    assert visible.match(" a ") and not visible.match("a\u200bb")

@@ -106,9 +106,10 @@ def named(problem: dict[str, Any]) -> str:
         return whole_body(message)
     if "x00]*$" in message:  # the NO_NUL pattern (schemas.py), as the decoder quotes it
         message = "it holds a NUL character (\\u0000), which can be neither stored nor searched"
-    elif "u001f" in message:  # the SAFE_TEXT pattern (service.names)
-        message = ("it holds a control or format character or a line break (an escape, a "
-                   "newline, a zero-width or direction mark), which others would not see as typed")
+    elif "u001f" in message:  # the VISIBLE_TEXT pattern (service.names)
+        message = ("it is blank, or holds a control or format character or a line break (an "
+                   "escape, a newline, a zero-width or direction mark), which others would not "
+                   "see as typed")
     where = f"the body's {key!r}" if source == "body" else f"{source} parameter {key!r}"
     return f"{where}: {message}"
 

@@ -57,7 +57,7 @@ async def test_an_entrant_nobody_could_see_or_seat_is_refused_before_it_is_regis
                                    json={"name": name, "bot": "random"})
         entrants = (await client.get(f"/tournaments/{tournament}")).json()["entrants"]
     assert answer.status_code == 400, answer.text
-    assert "'name' field" in answer.json()["detail"]
+    assert "'name'" in answer.json()["detail"]
     assert all(entrant["name"].strip() for entrant in entrants)
 
 
