@@ -284,7 +284,8 @@ class MatchService:
 
     def _answer(self, done: Outcome, seat: int) -> schemas.CommandAnswer:
         """The version, the caller's new view and its legal actions now: one request a move."""
-        return schemas.CommandAnswer(version=done.version, view=views.match_view(done.loaded, seat),
+        return schemas.CommandAnswer(game=done.loaded.row.game, version=done.version,
+                                     view=views.match_view(done.loaded, seat),
                                      actions=views.actions(done.loaded, seat))
 
     async def _earlier(

@@ -298,6 +298,9 @@ class CommandAnswer(msgspec.Struct, kw_only=True):
     """The match version after the command, the caller's new view and what its seat may send
     next (empty while it owes nothing), so a client never asks for them before its next move."""
 
+    game: Annotated[str, Meta(
+        description="The match's game: which game's commands `actions` holds (the document has "
+                    "one variant of this answer per game)")]
     version: int
     view: MatchView
     actions: list[LegalAction] = []

@@ -262,7 +262,7 @@ def play_out(calls: dict[str, ModuleType], models: ModuleType, match_id: str,
                 action = legal.actions[len(labels) % len(legal.actions)]
                 body = models.SendCommand(command=action.command, expected_version=legal.version)
                 answer = calls["send_command"].sync(match_id=match_id, client=seat, body=body)
-                assert isinstance(answer, models.CommandAnswer), answer
+                assert type(answer).__name__.endswith("CommandAnswer"), answer
                 labels.append((action.label, type(action.command).__name__))
         view = calls["get_view"].sync(match_id=match_id, client=seats[0])
         if view.status == "finished":
@@ -301,7 +301,7 @@ def follow_and_play(package: ModuleType, seat: Any, match_id: str,
         action = update.actions[update.version * 7 % len(update.actions)]
         body = models.SendCommand(command=action.command, expected_version=update.version)
         answer = calls["send_command"].sync(match_id=match_id, client=seat, body=body)
-        if isinstance(answer, models.CommandAnswer):
+        if type(answer).__name__.endswith("CommandAnswer"):
             played.append((action.label, type(action.command).__name__))
         else:
             assert answer.status_code == 409, answer

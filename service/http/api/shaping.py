@@ -13,10 +13,10 @@ or an option (tests/api/test_generated_clients.py):
   default is said in words instead.
 - **Each game's commands keep their own types.** Two games may share a command tag (Ember's
   `pass` and Deathwick's `pass` have one shape), so a union of every game's commands cannot tell
-  them apart. The answers that offer commands, `LegalActions` and `StreamUpdate`, carry the
-  match's `game`, and the document gives each one variant per game (`EmberLegalActions`, whose
-  actions hold `EmberCommand`s), chosen by `game` (a discriminator): a generated client reads
-  Ember's `pass` as Ember's `Pass`.
+  them apart. The answers that offer commands (`LegalActions`, `StreamUpdate`, `CommandAnswer`)
+  carry the match's `game`, and the document gives each one variant per game
+  (`EmberLegalActions`, whose actions hold `EmberCommand`s), chosen by `game` (a discriminator):
+  a generated client reads Ember's `pass` as Ember's `Pass`.
 - **Streams say what they are.** A Server-Sent Events answer and an NDJSON answer are text, each
   event's `data` or each line one JSON value of the component its description names; an NDJSON
   answer is served as `text/plain` too, when asked for (a generator that knows no NDJSON reads
@@ -46,7 +46,7 @@ from service.http.api.documents import component_name
 
 COMPONENTS = "#/components/schemas/"
 NDJSON, TEXT, EVENTS = "application/x-ndjson", "text/plain", "text/event-stream"
-PER_GAME = ("LegalActions", "StreamUpdate")  # the answers that offer a game's commands
+PER_GAME = ("LegalActions", "StreamUpdate", "CommandAnswer")  # answers offering commands
 
 
 def shape(document: OpenAPI) -> None:
@@ -73,16 +73,16 @@ def per_game(schemas: dict[str, Schema], answer: str) -> None:
         union = component_name(GAMES[game_id])
         prefix = union.removesuffix("Command")
         action = f"{prefix}LegalAction"
-        schemas[action] = Schema(
-            type=OpenAPIType.OBJECT, title=action, required=["command", "label"],
-            description=f"A command of {GAMES[game_id].title} the seat may send now, and its label",
-            properties={"command": Reference(ref=COMPONENTS + union),
-                        "label": Schema(type=OpenAPIType.STRING)})
+        generic = schemas["LegalAction"]
+        schemas[action] = dataclasses.replace(
+            generic, title=action, description=f"{GAMES[game_id].title}: {generic.description}",
+            properties={**(generic.properties or {}),
+                        "command": Reference(ref=COMPONENTS + union)})
         listed = Schema(type=OpenAPIType.ARRAY, items=Reference(ref=COMPONENTS + action))
         properties = {**(base.properties or {}),
                       "game": Schema(type=OpenAPIType.STRING, const=game_id),
-                      "actions": listed if answer == "LegalActions"
-                      else Schema(one_of=[listed, Schema(type=OpenAPIType.NULL)])}
+                      "actions": Schema(one_of=[listed, Schema(type=OpenAPIType.NULL)])
+                      if answer == "StreamUpdate" else listed}
         name = f"{prefix}{answer}"
         schemas[name] = Schema(type=OpenAPIType.OBJECT, title=name, properties=properties,
                                required=sorted(properties), description=base.description)
