@@ -24,6 +24,7 @@ Board = functools.reduce(operator.or_, [GAMES[game_id].View for game_id in BUILT
 # Text is stored in Postgres, which cannot hold a NUL character: refused here with a 400.
 NO_NUL = r"^[^\x00]*$"
 
+
 class PersonText:
     """Marks a field of text others will see: service.names.person_text decides it as the body
     is decoded (Body.__post_init__), at most ``most`` characters once prepared."""
