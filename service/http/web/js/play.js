@@ -199,7 +199,10 @@ function drawActions(focus = false) {
   box.hidden = !mineToAct;
   if (!mineToAct) return;
   if (!actions.length) {
+    const inList = $("action-list").contains(document.activeElement);
     put($("action-list"), h("p", { class: "meta" }, "Nothing to do until it is your turn."));
+    if (inList) box.focus(); // the focused move is gone: the keyboard stays on the moves
+    pickedBefore = null;
     return;
   }
   const now = JSON.stringify(actions.map((a) => a.command));
@@ -212,8 +215,8 @@ function drawActions(focus = false) {
   // Keep the keyboard on the moves: after a step, on its first choice; after a toggle, where it was.
   const target = focus ? $("action-list").querySelector("button.action:not(.back):not(:disabled)")
     : before ? $("action-list").querySelector(`button.action[data-key="${before}"]`) : null;
-  if (target) target.focus();
-  else if (inList) box.focus();
+  if (target && !target.disabled) target.focus();
+  else if (inList) box.focus(); // the focused move is gone or waits for the server
 }
 
 async function send(action) {
