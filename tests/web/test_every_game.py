@@ -1,7 +1,7 @@
 """Every game played to its end from the lobby by picking cards and targets, at desktop and
 phone sizes, in Debian's Chromium: the table drawn, the moves on the first screen of a phone,
-focus kept on the moves, the tab's title on the seat's turn, axe-core's serious and critical
-violations none, the screenshots."""
+focus kept on the moves, the tab's title on the seat's turn, a card's text on hover and tap,
+axe-core's serious and critical violations none, the screenshots."""
 
 from __future__ import annotations
 
@@ -68,6 +68,16 @@ async def test_a_whole_match_is_played_from_the_lobby_by_picking(
             picks.first_move_y.append(bottom)
         if checked["turns"] > 1:  # after a move, focus is on the moves, not the page
             assert await page.evaluate("!!document.activeElement.closest('#actions')")
+        if checked["turns"] == 1:  # a card's text from the game's data, on hover, then on a tap
+            card = page.locator(".board [data-card]").first
+            await card.hover()
+            await page.locator("#card-info").wait_for()
+            checked["card text"] = await page.locator("#card-info").inner_text()
+            await page.keyboard.press("Escape")
+            await card.click()
+            await page.locator("#card-info").wait_for()
+            await page.keyboard.press("Escape")
+            await page.locator("#actions").focus()
         if checked["turns"] in (1, 3):  # the opening, and mid-match where it lasts that long
             checked["axe"] = (checked["axe"] or []) + await blocking_violations(page)
             await page.evaluate("window.scrollTo(0, 0)")
@@ -81,6 +91,9 @@ async def test_a_whole_match_is_played_from_the_lobby_by_picking(
     assert await blocking_violations(page) == []  # the finished table
     assert picks.sent > 0 and picks.steps > 0  # some moves took more than one pick
     assert "▶ Your turn" in checked["titles"]  # the tab's title signals the seat's turn
+    cards = {c["code"]: c for c in api(web_server, f"/games/{game}")["cards"]}
+    assert any(c["name"] in checked["card text"] and c["text"] in checked["card text"]
+               for c in cards.values())  # the box said what a card of the table does
     assert max(picks.first_move_y) <= height, picks.first_move_y  # on the first screen
     view = api(web_server, f"/matches/{match_id}/view", await seat_token(page, match_id))
     assert view["status"] == "finished"
