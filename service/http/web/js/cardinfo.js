@@ -10,6 +10,11 @@ export function learnCards(cards) {
   known = new Map((cards ?? []).map((card) => [card.code, card]));
 }
 
+/** Every card text the game serves. */
+export function allCards() {
+  return [...known.values()];
+}
+
 /** Every text that explains a card as views write it: the card itself ("gale", "JOKER",
  * "dew_sprite"), else its rank without its suit ("9S" -> "9") and its suit ("S"). */
 export function explain(code) {

@@ -3,7 +3,7 @@
 // burned), your hand, your tutor, the Charred pile, the deck and the Call.
 
 import { h, titled } from "../dom.js";
-import { explain } from "../cardinfo.js";
+import { allCards, explain } from "../cardinfo.js";
 import { cardBack, cardFace } from "./cards.js";
 
 const ELEMENTS = { fire: ["♨", "we-8"], water: ["≋", "we-2"], air: ["☁", "we-6"], earth: ["☘", "we-3"] };
@@ -32,9 +32,11 @@ export function costGlossary(cards) {
   return glossary;
 }
 
-function offer(o) {
+function offer(o, glossary) {
+  const words = o.cost.split(" + ").map((part) => glossary.get(part) ?? part).join(", and ");
   return h("li", { class: "offer-card" }, emberCard(o.card, o.name, "s"),
-    h("span", {}, h("strong", {}, o.name), ` · ${o.vp} VP · cost ${o.cost}`));
+    h("span", {}, h("strong", {}, o.name), ` · ${o.vp} VP · cost `,
+      h("abbr", { title: words }, o.cost)));
 }
 
 function inFront(card) {
@@ -69,6 +71,8 @@ function call(board) {
 /** The whole table from the view's seat (or the gallery). */
 export function emberTable(board) {
   const result = board.result;
+  const glossary = costGlossary(allCards());
+  const offers = (list) => h("ul", { class: "offers" }, list.map((o) => offer(o, glossary)));
   return h("div", { class: "em" },
     h("p", { class: "meta" }, `Round ${board.round} · ${titled(board.step)} step · deck ${board.deck_size} · turn cap ${board.turn_cap}`),
     call(board),
@@ -79,12 +83,12 @@ export function emberTable(board) {
       h("h2", {}, `Your hand (${board.hand.length})`),
       h("div", { class: "row" }, board.hand.length ? board.hand.map((c) => wizardCard(c, "m")) : h("span", { class: "meta" }, "empty"))) : null,
     h("section", { class: "pool", "aria-label": "The Pool" }, h("h2", {}, "The Pool"),
-      h("ul", { class: "offers" }, board.pool.map(offer)),
+      offers(board.pool),
       board.face_down_groups.length ? h("p", { class: "meta" }, `Face down still: groups ${board.face_down_groups.join(", ")}`) : null),
     board.dragon_piles.length ? h("section", { class: "pool", "aria-label": "Dragons" }, h("h2", {}, "Dragons"),
-      h("ul", { class: "offers" }, board.dragon_piles.map(offer))) : null,
+      offers(board.dragon_piles)) : null,
     board.artifacts.length ? h("section", { class: "pool", "aria-label": "Artifacts" }, h("h2", {}, "Artifacts"),
-      h("ul", { class: "offers" }, board.artifacts.map(offer))) : null,
+      offers(board.artifacts)) : null,
     h("div", { class: "middle" },
       h("div", { class: "pile" }, h("span", { class: "meta" }, "Deck"), cardBack(board.deck_size, "s", "card in the deck")),
       h("div", { class: "pile" }, h("span", { class: "meta" }, `Charred (${board.charred.length})`),
