@@ -16,6 +16,11 @@ from tests.web.picking import Picks, play_to_the_end
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
+# The text of an open reaction window the seat may answer (None without one).
+WINDOW = """(() => {
+  const w = document.querySelector('.window');
+  return w && w.textContent.includes('May answer now: Ash') ? w.textContent : null;
+})()"""
 # Where the first move button ends, from the top of the page (None while it is redrawn).
 FIRST_MOVE_BOTTOM = """(() => {
   const b = document.querySelector('#action-list button.action');
@@ -25,7 +30,7 @@ FIRST_MOVE_BOTTOM = """(() => {
 GAMES = [
     ("wick-and-ember", 2, {"Ember Target": "2"}, ".we .seats-ring"),
     ("whiteout-road", 2, {}, "svg.road"),
-    ("deathwick", 2, {}, ".dw .seats-ring"),
+    ("deathwick", 2, {"Turn clock (seconds)": "600"}, ".dw .seats-ring"),
     ("ember", 2, {"Turn Cap": "10", "Call At": "20"}, "section.pool"),
 ]
 # Moves a seat prefers, so that a match reaches what the test is after: Ember's conjures and
@@ -57,12 +62,15 @@ async def test_a_whole_match_is_played_from_the_lobby_by_picking(
     await take_seat(page, "Ash")
     await seat_bots(page, seats - 1)
     await page.locator(drawn).first.wait_for()
-    checked: dict[str, Any] = {"turns": 0, "axe": None, "titles": set()}
+    checked: dict[str, Any] = {"turns": 0, "axe": None, "titles": set(), "windows": []}
 
     async def on_turn(page: Any, picks: Picks) -> None:
         """At the first step of a turn: where the first move is, focus, a screenshot, axe."""
         checked["turns"] += 1
         checked["titles"].add((await page.title()).split(" · ")[0])
+        window = await page.evaluate(WINDOW)  # Deathwick: a reaction window Ash may answer
+        if window is not None:
+            checked["windows"].append(window)
         bottom = await page.evaluate(FIRST_MOVE_BOTTOM)
         if bottom is not None:
             picks.first_move_y.append(bottom)
@@ -99,5 +107,8 @@ async def test_a_whole_match_is_played_from_the_lobby_by_picking(
     assert view["status"] == "finished"
     await page.get_by_text("How to play").click()  # the rules panel, and a card's text on a tap
     assert await page.locator("#rules p").count() > 0
+    if game == "deathwick":  # each window Ash could answer showed its clock
+        assert checked["windows"]  # the bot haunts her several times a match
+        assert all("The window's clock: Ash by" in text for text in checked["windows"])
     if game == "ember":
         assert picks.chosen_sets > 0  # a discard or a payment chosen in a chooser

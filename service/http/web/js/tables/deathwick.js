@@ -66,7 +66,16 @@ function seatPanel(player, view) {
     shadow(player, view));
 }
 
-function windowPanel(view) {
+/** When each seat that may answer must have answered (with a turn clock), in local time. */
+function answerBy(p, view, match) {
+  const due = (match?.deadlines ?? []).filter((d) => p.answering.includes(d.seat));
+  if (!due.length) return null;
+  return h("p", { class: "meta" }, "The window's clock: ", due.map((d) =>
+    `${nameOf(view, d.seat)} by ${new Date(d.deadline).toLocaleTimeString()}`).join(", "),
+  " (then it is allowed)");
+}
+
+function windowPanel(view, match) {
   const p = view.pending;
   if (!p) return null;
   return h("section", { class: "window", "aria-label": "Reaction window" },
@@ -75,6 +84,7 @@ function windowPanel(view) {
     h("p", {}, p.answering.length ? `May answer now: ${p.answering.map((s) => nameOf(view, s)).join(", ")}` : "Resolving",
       p.salts_by.length ? ` · Salt thrown by ${p.salts_by.map((s) => nameOf(view, s)).join(", ")}` : "",
       p.depth > 1 ? ` · window ${p.depth}` : ""),
+    answerBy(p, view, match),
     h("p", { class: "meta" }, "A Salt (a 5) cancels an action that targets you; a Salt answers a Salt."));
 }
 
@@ -97,7 +107,7 @@ export function deathwickTable(board, view) {
     h("p", { class: "meta" }, board.phase === "draft" ? "Choosing classes" : `Round ${board.round} · step ${board.step + 1}`,
       acting ? ` · acting now: ${acting}` : "", board.arcs.length > 1 ? ` · ${board.arcs.length} groups act at once` : ""),
     result ? h("p", { class: "result" }, "Winner: ", result.winners.map((w) => nameOf(board, w)).join(", ") || "nobody") : null,
-    windowPanel(board),
+    windowPanel(board, view),
     h("div", { class: "seats-ring" }, order.map((seat) => seatPanel(board.players[seat], board))),
     h("div", { class: "middle" }, dark(board)),
     board.you !== null && board.you !== undefined ? h("section", { class: "hand", "aria-label": "Your hand" },
