@@ -3,8 +3,10 @@
 A process keeps one ``Feed`` per match somebody follows through it. The feed alone reads the
 store: once when it opens (the whole match, so it can serve any follower's log from version 1),
 then the new events after each wake-up (a notification, a heartbeat, a new follower), however
-many follow. It keeps each event's log entries (public and private, each private one addressed
-to its seat) and its last ``WINDOW`` changes with the state after each; every follower's
+many follow. It keeps its last ``WINDOW`` changes with the state after each and the log entries
+of their events (public and private, each private one addressed to its seat); older lines, which
+only a follower further behind needs, are read again from the store (``history``); every
+follower's
 update (its seat's view and lines, or the spectator's) is cut from these, and the update of one
 change for one viewer is shaped and encoded once, for all who follow as that viewer, and kept
 only as its JSON. A feed is forgotten when its last follower leaves. docs/live.md has the
@@ -24,7 +26,7 @@ import msgspec
 from domain.core import match
 from domain.core.codec import event_decoder
 from domain.core.decider import LogEntry
-from projections.log import LogLine, match_lines
+from projections.log import LogLine, match_lines, seat_log
 from service import views
 from service.background import Retry
 from service.loading import Loaded, kept_times
@@ -72,7 +74,8 @@ class Feed:
         self.state: match.MatchState | None = None
         self.version = 0
         self.times: dict[int, datetime] = {}
-        self.entries: list[list[LogEntry]] = []  # index v - 1: the entries of version v
+        self.base = 0  # the entries held are those of versions base + 1 to version
+        self.entries: list[list[LogEntry]] = []  # index v - base - 1: the entries of version v
         self.changes: collections.deque[Change] = collections.deque(maxlen=window)
         self.followers = 0
         self.tick = asyncio.Event()  # set, then replaced, each time the feed moves on
@@ -132,8 +135,24 @@ class Feed:
         self.state, self.version, self.times = state, stored[-1].version, times
         self.entries += entries
         self.changes.extend(changes)
+        self._forget_before(self.changes[0].first - 1)
         self._merged.clear()
         self._wake()
+
+    def _forget_before(self, base: int) -> None:
+        """Drop the log entries of versions up to ``base`` (before the window)."""
+        if base > self.base:
+            del self.entries[:base - self.base]
+            self.base = base
+
+    async def history(self, seat: int | None, sent: int) -> tuple[int, list[LogLine]]:
+        """The seat's log lines after ``sent`` up to the first version held (``base``), read from
+        the store and folded again: for a follower further behind than the window. Returned with
+        the base it covers (the feed may move on meanwhile: then ask again)."""
+        base = self.base
+        stored = await self.store.load(self.loaded.row.match_id, upto=base)
+        events = [self.decoder.decode(event.data) for event in stored]
+        return base, seat_log(self.loaded.game, events, seat, sent)
 
     def _wake(self) -> None:
         """Wake every follower: the feed moved on, or a heartbeat is due."""
@@ -150,14 +169,22 @@ class Feed:
             raise ValueError("a command with no events")
         return state
 
-    def updates(self, seat: int | None, sent: int, caught_up: bool) -> list[Served]:
+    def updates(self, seat: int | None, sent: int, caught_up: bool,
+                history: tuple[int, list[LogLine]] | None = None) -> list[Served] | None:
         """The seat's updates after version ``sent``: one per change once ``caught_up`` (it was
-        sent a change's end before), else (or when too far behind) everything in one."""
+        sent a change's end before), else (or when too far behind) everything in one. None when
+        that needs the lines before the window and ``history`` (``Feed.history``) does not
+        bring them up to the window now held: ask for them, then again."""
         if sent >= self.version:
             return []
         kept = self.changes[0].first - 1 if self.changes else self.version
         if not caught_up or sent < kept:
-            return [self._merged_update(seat, sent)]
+            older: list[LogLine] = []
+            if sent < self.base:
+                if history is None or history[0] != self.base:
+                    return None
+                older = history[1]
+            return [self._merged_update(seat, sent, older)]
         return [self._update(change, seat) for change in self.changes if change.last > sent]
 
     def _update(self, change: Change, seat: int | None) -> Served:
@@ -168,20 +195,23 @@ class Feed:
             change.served[seat] = served
         return served
 
-    def _merged_update(self, seat: int | None, sent: int) -> Served:
-        """Everything after ``sent`` in one update, shaped once per seat and starting point."""
+    def _merged_update(self, seat: int | None, sent: int, older: list[LogLine]) -> Served:
+        """Everything after ``sent`` in one update (``older``: its lines before the window),
+        shaped once per seat and starting point."""
         key = (seat, sent)
         if key not in self._merged:
             last = self.changes[-1]
-            self._merged[key] = self._shape(seat, sent + 1, self.version, last)
+            self._merged[key] = self._shape(seat, sent + 1, self.version, last, older)
         return self._merged[key]
 
-    def _shape(self, seat: int | None, first: int, last: int, change: Change) -> Served:
-        """The update of versions first..last for a seat (None: the spectator), and its JSON."""
-        lines = [
+    def _shape(self, seat: int | None, first: int, last: int, change: Change,
+               older: list[LogLine] | None = None) -> Served:
+        """The update of versions first..last for a seat (None: the spectator), and its JSON;
+        ``older``: its lines of the versions before those held."""
+        lines = list(older or []) + [
             LogLine(version=version, text=entry.text, private=entry.seat is not None)
-            for version in range(first, last + 1)
-            for entry in self.entries[version - 1]
+            for version in range(max(first, self.base + 1), last + 1)
+            for entry in self.entries[version - self.base - 1]
             if entry.seat is None or entry.seat == seat
         ]
         now = msgspec.structs.replace(self.loaded, state=change.state, version=last,

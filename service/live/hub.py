@@ -181,6 +181,8 @@ async def follow(
             tick = feed.tick
             caught_up = caught_up or sent == feed.version > 0
             served = feed.updates(seat, sent, caught_up)
+            while served is None:  # further behind than the window: its older lines, read
+                served = feed.updates(seat, sent, caught_up, await feed.history(seat, sent))
             for update in served:
                 yield update
             if served:

@@ -181,12 +181,38 @@ async def test_a_follower_further_behind_than_the_window_gets_one_merged_update(
     feed.advance(await store.load(table.match_id))
     recent = feed.changes[-3].first - 1
 
-    behind = feed.updates(0, 1, caught_up=True)
+    assert feed.updates(0, 1, caught_up=True) is None  # its lines before the window are read
+    behind = feed.updates(0, 1, True, await feed.history(0, 1))
     close = feed.updates(0, recent, caught_up=True)
 
+    assert behind is not None and close is not None
     assert [(u.update().first, u.version) for u in behind] == [(2, feed.version)]
     assert [u.version for u in close] == [c.last for c in list(feed.changes)[-3:]]
     assert len(feed.changes) == 4
+
+
+async def test_a_feed_holds_only_its_windows_log_and_reads_older_lines_again():
+    """Given a feed keeping four changes of a match twelve commands on, then it holds the log
+    entries of the window's versions only, and a follower from the start gets every line of
+    its seat, exactly the log route's, in its one merged update (the older ones read again
+    from the store): the feed's memory does not grow with the match (docs/benchmarks.md)."""
+    store = CountingStore()
+    service = MatchService(store, seeds=counted_seeds(DEALS))
+    table = await Table.open(service, 2)
+    rng = random.Random(5)
+    for _ in range(12):
+        await table.play(rng)
+    loaded = await service.cache.load(table.match_id)
+    feed = Feed(store, loaded, QUIET, window=4)
+    stored = await store.load(table.match_id)
+    feed.advance(stored)
+
+    assert feed.base == feed.changes[0].first - 1 > 0
+    assert len(feed.entries) == feed.version - feed.base
+    served = feed.updates(1, 0, False, await feed.history(1, 0))
+    assert served is not None and len(served) == 1
+    whole = seat_log(loaded.game, [feed.decoder.decode(e.data) for e in stored], 1)
+    assert served[0].update().log == whole
 
 
 async def test_a_match_is_forgotten_when_its_last_follower_leaves():
