@@ -138,9 +138,7 @@ def check_settings(settings: Settings, min_seats: int, max_seats: int) -> None:
                               "(turn_seconds)")
     if settings.pairing == "dutch" and (settings.format != "swiss" or size != 2):
         raise TournamentError("pairing 'dutch' (FIDE's Dutch system) pairs 2-seat Swiss only")
-    from .tiebreaks import check
-
-    check(settings.format, settings.tiebreaks)
+    check_tiebreaks(settings.format, settings.tiebreaks)
     limit = settings.forfeits_to_withdraw
     if limit is not None and not 1 <= limit <= ROUNDS_MAX:
         raise TournamentError(f"forfeits_to_withdraw must be 1 to {ROUNDS_MAX}, or absent")
@@ -158,3 +156,22 @@ def active(entrants: list[Entrant], round_number: int) -> list[Entrant]:
         if (e.withdrew_after is None or e.withdrew_after >= round_number)
         and e.first_round <= round_number
     ]
+
+
+# The tie-breaks an organizer may name (domain.tournament.tiebreaks computes them).
+TIEBREAK_NAMES = ("buchholz", "buchholz_cut1", "sonneborn_berger", "wins", "direct_encounter",
+                  "firsts", "reached")
+
+
+def check_tiebreaks(format: str, chosen: list[str] | None) -> None:
+    """Refuse an unknown, repeated or misplaced tie-break, naming it."""
+    for name in chosen or []:
+        if name not in TIEBREAK_NAMES:
+            raise TournamentError(f"unknown tie-break {name!r}; tie-breaks: "
+                                  f"{', '.join(TIEBREAK_NAMES)}")
+        if name == "reached" and format != "single-elimination":
+            raise TournamentError("the tie-break 'reached' is single-elimination's only")
+    if chosen is not None and len(set(chosen)) != len(chosen):
+        raise TournamentError("a tie-break is named twice")
+    if chosen is not None and not 1 <= len(chosen) <= 6:
+        raise TournamentError("tiebreaks must name 1 to 6 tie-breaks")

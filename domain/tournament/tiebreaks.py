@@ -14,11 +14,9 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from .model import RoundRecord, TournamentError
+from .model import RoundRecord
 from .tally import Record
 
-NAMES = ("buchholz", "buchholz_cut1", "sonneborn_berger", "wins", "direct_encounter", "firsts",
-         "reached")
 DEFAULTS: dict[str, tuple[str, ...]] = {
     "swiss": ("buchholz", "sonneborn_berger"),
     "round-robin": ("sonneborn_berger", "firsts"),
@@ -34,19 +32,6 @@ def order(format: str, chosen: list[str] | None) -> tuple[str, ...]:
     if format == "single-elimination":
         return ("reached", *(n for n in chosen if n != "reached"))
     return tuple(chosen)
-
-
-def check(format: str, chosen: list[str] | None) -> None:
-    """Refuse an unknown, repeated or misplaced tie-break, naming it."""
-    for name in chosen or []:
-        if name not in NAMES:
-            raise TournamentError(f"unknown tie-break {name!r}; tie-breaks: {', '.join(NAMES)}")
-        if name == "reached" and format != "single-elimination":
-            raise TournamentError("the tie-break 'reached' is single-elimination's only")
-    if chosen is not None and len(set(chosen)) != len(chosen):
-        raise TournamentError("a tie-break is named twice")
-    if chosen is not None and not 1 <= len(chosen) <= 6:
-        raise TournamentError("tiebreaks must name 1 to 6 tie-breaks")
 
 
 class Unplayed:
