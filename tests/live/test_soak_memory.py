@@ -7,8 +7,8 @@ the slope of each half. Here the matches are long (few end, so no new match's ca
 count) and a move comes every 2 s per match, so the windows fill in the first 32 s and the
 second half's slope, per command answered, is a growth that would not level off. Measured
 (docs/benchmarks.md): before the fix, a window of 64 states and each shaped update's Struct
-kept beside its JSON, about 8 KiB a command; after, about 2 KiB (the log lines of the match,
-which a new follower is sent, and allocator noise).
+kept beside its JSON, about 8 KiB a command; after the window's fix, about 2 KiB, most of it
+each feed's log of the whole match, which a feed no longer holds either.
 """
 
 from __future__ import annotations
