@@ -63,6 +63,13 @@ class DiscardCard(msgspec.Struct, tag="discard", frozen=True, kw_only=True):
     card: str
 
 
+class DiscardCards(msgspec.Struct, tag="discard_cards", frozen=True, kw_only=True):
+    """D5, the Burden in one command: discard exactly the cards over your hand limit at once (the
+    same as discarding them one at a time, in this order)."""
+
+    cards: tuple[str, ...]
+
+
 class ThrowSalt(msgspec.Struct, tag="salt", frozen=True, kw_only=True):
     """D8: answer a window with a Salt (a 5) from your hand."""
 
@@ -78,8 +85,8 @@ class CancelHaunt(msgspec.Struct, tag="cancel_haunt", frozen=True, kw_only=True)
 Action = Haunt | CastCard | Banish | Panic | PassRitual | Ignite
 Answer = ThrowSalt | CancelHaunt | Allow
 Command = (ChooseClass | Haunt | CastCard | Banish | Panic | PassRitual | Ignite | DiscardCard
-           | ThrowSalt | CancelHaunt | Allow | Concede)
+           | DiscardCards | ThrowSalt | CancelHaunt | Allow | Concede)
 
 __all__ = ["Action", "Allow", "Answer", "Banish", "CancelHaunt", "CastCard", "ChooseClass",
-           "Command", "Concede", "DiscardCard", "Haunt", "Ignite", "Panic", "PassRitual",
-           "ThrowSalt"]
+           "Command", "Concede", "DiscardCard", "DiscardCards", "Haunt", "Ignite", "Panic",
+           "PassRitual", "ThrowSalt"]

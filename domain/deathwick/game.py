@@ -22,7 +22,7 @@ from domain.deathwick import outcome as outcomes
 from domain.deathwick.commands import Command
 from domain.deathwick.events import Event
 from domain.deathwick.evolve import evolve
-from domain.deathwick.legal import legal_actions, to_act
+from domain.deathwick.legal import legal_actions, offer, to_act
 from domain.deathwick.observer import DeathwickView
 from domain.deathwick.rules import decide_steps
 from domain.deathwick.state import UNFORMED, State, Unformed
@@ -51,6 +51,7 @@ def rulebook(ruleset: Ruleset) -> DeathwickRulebook:
         decide_steps=decide_steps,
         evolve=evolve,
         legal_actions=legal_actions,
+        offer=offer,
         to_act=to_act,
         observe=observer.observe,
         log_entries=log.log_entries,

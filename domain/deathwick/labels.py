@@ -14,6 +14,7 @@ from domain.deathwick.commands import (
     CastCard,
     ChooseClass,
     DiscardCard,
+    DiscardCards,
     Haunt,
     Ignite,
     Panic,
@@ -42,6 +43,8 @@ def label(state: Any, seat: int, command: Any) -> str:
             return "Allow it"
         case DiscardCard():
             return f"Discard {_the(command.card)}"
+        case DiscardCards():
+            return "Discard " + ", ".join(_the(card) for card in command.cards)
     return action_text(names, seat, command, you=True)
 
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from domain.core import reactions
 from domain.core.errors import RuleViolation
+from domain.core.templates import ChooseCards, Template
 from domain.deathwick import cards
 from domain.deathwick.checks import check_action
-from domain.deathwick.classes import PYROMANIAC
+from domain.deathwick.classes import PYROMANIAC, hand_limit
 from domain.deathwick.commands import (
     Action,
     Banish,
@@ -18,6 +19,7 @@ from domain.deathwick.commands import (
     ChooseClass,
     Command,
     DiscardCard,
+    DiscardCards,
     Haunt,
     Ignite,
     Panic,
@@ -62,6 +64,23 @@ def legal_actions(state: State | Unformed, seat: int) -> list[Command]:
     if turn.phase == "burden":
         return [DiscardCard(card=code) for code in cards.distinct(state.players[seat].hand)]
     return [action for action in candidates(state, seat, turn) if _fits(state, seat, turn, action)]
+
+
+def offer(state: State | Unformed, seat: int) -> list[Command | Template]:
+    """The legal actions as a client is offered them: a Burden of more than one card over the
+    limit as one template (choose that many of the hand, sent as one discard_cards), not a card
+    at a time; everything else as legal_actions lists it."""
+    actions = legal_actions(state, seat)
+    if not actions or not all(isinstance(a, DiscardCard) for a in actions):
+        return [*actions]
+    player = state.players[seat]  # type: ignore[union-attr]  # a Burden is owed: Playing
+    over = len(player.hand) - hand_limit(player.curse)
+    if over < 2:
+        return [*actions]
+    hand = tuple(sorted(cards.code(card) for card in player.hand))
+    return [Template(command=DiscardCards(cards=hand[:over]),
+                     choose=ChooseCards(field="cards", count=over, among=hand),
+                     label=f"Discard {over} cards of your choice, down to your hand limit")]
 
 
 def _fits(state: Circle, seat: int, turn: Turn, action: Action) -> bool:

@@ -11,8 +11,15 @@ from domain.core.reactions import Allow
 from domain.core.rng import Rng
 from domain.core.steps import Steps
 from domain.deathwick.checks import check_action, held
-from domain.deathwick.classes import title
-from domain.deathwick.commands import CancelHaunt, ChooseClass, Command, DiscardCard, ThrowSalt
+from domain.deathwick.classes import hand_limit, title
+from domain.deathwick.commands import (
+    CancelHaunt,
+    ChooseClass,
+    Command,
+    DiscardCard,
+    DiscardCards,
+    ThrowSalt,
+)
 from domain.deathwick.events import (
     ActionCancelled,
     ActionDeclared,
@@ -87,6 +94,9 @@ def act(steps: Steps, seat: int, command: Any, rng: Rng) -> None:
     if isinstance(command, DiscardCard):
         discard(steps, seat, turn.phase, command)
         return
+    if isinstance(command, DiscardCards):
+        discard_all(steps, seat, turn.phase, command)
+        return
     if turn.phase != "ritual":
         raise RuleViolation("your Ritual is over: discard down to your hand limit")
     plan = check_action(state, seat, turn, command)
@@ -101,6 +111,21 @@ def discard(steps: Steps, seat: int, phase: str, command: DiscardCard) -> None:
         raise RuleViolation("you discard in the Burden, after your Ritual action")
     card = held(steps.state, seat, command.card)
     steps.then(CardDiscarded(seat=seat, card=card))
+    burden_or_end(steps, seat)
+
+
+def discard_all(steps: Steps, seat: int, phase: str, command: DiscardCards) -> None:
+    """D5: the whole Burden at once: exactly the cards over the hand limit, each one held (a code
+    named twice needs two copies); then Am I Alive, as after the last single discard."""
+    if phase != "burden":
+        raise RuleViolation("you discard in the Burden, after your Ritual action")
+    player = steps.state.players[seat]
+    over = len(player.hand) - hand_limit(player.curse)
+    if len(command.cards) != over:
+        raise RuleViolation(f"discard exactly {over} card{'s' if over != 1 else ''}: your hand "
+                            f"holds {len(player.hand)} and its limit is {len(player.hand) - over}")
+    for code in command.cards:
+        steps.then(CardDiscarded(seat=seat, card=held(steps.state, seat, code)))
     burden_or_end(steps, seat)
 
 

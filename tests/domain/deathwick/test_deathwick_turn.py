@@ -6,7 +6,8 @@ import pytest
 from deathwick_support import Table
 
 from domain.core.errors import NotYourTurn
-from domain.deathwick.commands import CastCard, DiscardCard, Haunt, PassRitual
+from domain.core.templates import ChooseCards, Template, completed
+from domain.deathwick.commands import CastCard, DiscardCard, DiscardCards, Haunt, PassRitual
 from domain.deathwick.events import (
     CardBurned,
     CardsDrawn,
@@ -52,6 +53,45 @@ def test_d5_the_burden_waits_for_the_player_to_choose_discards():
     assert t.to_act() == (0,)
     t.send(0, DiscardCard(card="QS"))
     assert t.hand(0) == ["9C", "9D", "9S", "AC", "3D"] and t.last(TurnEnded).seat == 0
+
+
+def test_d5_the_whole_burden_is_one_command_and_offered_as_one_choice():
+    """D5, in one command: given seven cards after the action, when the player sends the two to
+    discard at once, then both go to The Dark and the turn ends, as two single discards would;
+    a client is offered one choice of 2 of the hand, whose command is itself legal."""
+    t = Table(3, candles=([], [], []))
+    t.give(0, hand=["2H", "9C", "9D", "9S", "KH", "AC"], candle=["QS", "3D", "4D"])
+    t.send(0, CastCard(card="2H"))  # Greed: 7 cards
+    hand = ("3D", "9C", "9D", "9S", "AC", "KH", "QS")
+    [offered] = t.game.offered(t.state, 0)
+    assert offered == Template(
+        command=DiscardCards(cards=("3D", "9C")),
+        choose=ChooseCards(field="cards", count=2, among=hand),
+        label="Discard 2 cards of your choice, down to your hand limit")
+    t.send(0, completed(offered, ("QS", "KH")))
+    assert t.hand(0) == ["9C", "9D", "9S", "AC", "3D"] and t.last(TurnEnded).seat == 0
+
+
+def test_d5_the_whole_burden_refuses_a_wrong_count_or_a_card_not_held():
+    """D5: the cards sent at once must be exactly those over the limit, each one held, and only
+    in the Burden; a refusal changes nothing."""
+    t = Table(3, candles=([], [], []))
+    t.give(0, hand=["2H", "9C", "9D", "9S", "KH", "AC"], candle=["QS", "3D", "4D"])
+    assert "in the Burden" in t.refuses(0, DiscardCards(cards=()))
+    t.send(0, CastCard(card="2H"))
+    assert "exactly 2 cards" in t.refuses(0, DiscardCards(cards=("KH",)))
+    assert "exactly 2 cards" in t.refuses(0, DiscardCards(cards=("KH", "QS", "AC")))
+    assert "you hold no KH" in t.refuses(0, DiscardCards(cards=("KH", "KH")))
+    assert "you hold no 5S" in t.refuses(0, DiscardCards(cards=("KH", "5S")))
+    assert t.game.offered(t.state, 0)[0].choose.count == 2
+
+
+def test_d5_a_burden_of_one_card_is_offered_a_card_at_a_time():
+    """D5: one card over the limit: the offer is the single discards, as legal_actions lists."""
+    t = Table(3, candles=([], [], []))
+    t.give(0, hand=["2H", "9C", "9D", "9S", "KH"], candle=["QS", "3D", "4D"])
+    t.send(0, CastCard(card="2H"))  # 6 cards
+    assert t.game.offered(t.state, 0) == t.legal(0)
 
 
 def test_d5_three_ghosts_of_one_suit_possess_at_the_end_of_the_turn():
