@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 
 import msgspec
 
@@ -191,10 +192,11 @@ class TournamentSweep(Sweeping):
     name = "hearthlog-tournament-sweep"
     failure = "the tournament sweep failed; trying again"
 
-    def __init__(self, rounds: Rounds, interval: float) -> None:
-        self.rounds, self.interval = rounds, interval
+    def __init__(self, rounds: Rounds, interval: float,
+                 now: Callable[[], float] = time.monotonic) -> None:
+        self.rounds, self.interval, self.now = rounds, interval, now  # now: a test's own clock
         self.idle_checked: dict[str, float] = {}  # when each tournament's idle seats were read
-        self.retry = Retry(log, first=interval, cap=max(interval, SWEEP_CAP))
+        self.retry = Retry(log, first=interval, cap=max(interval, SWEEP_CAP), now=now)
 
     async def sweep(self) -> None:
         """Settle every running tournament whose tables are not in play."""
@@ -204,7 +206,7 @@ class TournamentSweep(Sweeping):
         self.idle_checked = {t: self.idle_checked[t] for t, _ in watched
                              if t in self.idle_checked}  # forget the ones no longer running
         for tournament_id, seconds in watched:
-            now = time.monotonic()  # a seat times out at most once a turn: look once a turn
+            now = self.now()  # a seat times out at most once a turn: look once a turn
             if now - self.idle_checked.get(tournament_id, -seconds) < seconds:
                 continue
             self.idle_checked[tournament_id] = now
