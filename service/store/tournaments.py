@@ -252,6 +252,13 @@ class TournamentStore:
                     WHERE tournament_id = $1""", row_key(row), status,
                     self.clock() if status == "finished" else None)
 
+    async def unrecord(self, row: TournamentRow, kept: list[dict[str, Any]]) -> None:
+        """Keep only ``kept`` of the recorded actions (a forfeit the match's own end
+        contradicts is voided), at the row's revision."""
+        async with self._change(row) as conn:
+            await conn.execute("UPDATE tournaments SET actions = $2::jsonb "
+                               "WHERE tournament_id = $1", row_key(row), kept)
+
     async def set_status(self, row: TournamentRow, status: str) -> None:
         """Move the tournament to ``status`` (finished: its finish time is now)."""
         async with self._change(row) as conn:

@@ -105,6 +105,7 @@ class OrganizerActions:
         if not held.round_done(current):
             raise ServiceError(409, f"round {current} is still being played: finish it first "
                                "(forfeit its no-shows, or void a table that cannot start)")
+        held = await self.service.void_contradicted(held)
         end = Action(kind="end", round=current, reason=body.reason or "")
         await self.service.record(held, [end], status="finished")
         return await self.service.get(tournament_id)

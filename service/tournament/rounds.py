@@ -167,6 +167,7 @@ class Rounds:
             held = await self.set_up(held)
         if not held.round_done(current):
             return held
+        held = await self.service.void_contradicted(held)
         total = held.total()
         seed = await self.service.lot_seed(held)
         why = ended(held.settings, seed, held.domain_entrants(), held.history())

@@ -11,6 +11,7 @@ revision (service.store.tournaments); a clash answers 409 and changes nothing.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 from collections.abc import Awaitable, Sequence
 from typing import Literal
@@ -54,6 +55,7 @@ from service.store.tournaments import (
 from service.tournament import schemas as ts
 from service.tournament.views import Held, entrant_info, listed, read, tournament_info
 
+log = logging.getLogger("hearthlog.tournaments")
 NEEDS_ORGANIZER = "this needs the organizer token: send 'Authorization: Bearer <token>'"
 CLASH = "changed meanwhile"  # the words of a revision clash (changed), which a retry resolves
 ENTRANTS_CAP = "HEARTHLOG_TOURNAMENT_ENTRANTS"  # the server's cap on any tournament's entrants
@@ -251,7 +253,24 @@ class TournamentService:
             withdraw = {entrant: number}
         await self.record(held, actions, withdraw=withdraw)
         seats = next(t.seats for t in held.pairing(number).tables if t.number == table)
-        await self._concede(held.table_match(number, table), seats.index(entrant))
+        if not await self._concede(held.table_match(number, table), seats.index(entrant)):
+            await self.void_contradicted(await self.held(held.row.tournament_id))
+
+    async def void_contradicted(self, held: Held) -> Held:
+        """Void each recorded forfeit whose match ended on its own with the forfeiting entrant
+        not placed last (it was over before the concession landed), so the result stands as
+        played; called before anything is paired or finished from a round's results, at the
+        revision read, so no pairing or bundle ever holds such a forfeit."""
+        wrong = held.contradicted()
+        if not wrong:
+            return held
+        for a in wrong:
+            log.warning("tournament %s round %d table %d: the forfeit of entrant %s is void: "
+                        "the match ended on its own first", held.row.tournament_id, a.round,
+                        a.table, a.entrant)
+        kept = [msgspec.to_builtins(a) for a in held.actions() if a not in wrong]
+        await self.write(held, self.store.unrecord(held.row, kept))
+        return await self.held(held.row.tournament_id)
 
     async def standings(self, tournament_id: str) -> ts.StandingsInfo:
         """The standings after every round whose tables have all finished."""

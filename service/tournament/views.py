@@ -99,6 +99,19 @@ class Held(msgspec.Struct, frozen=True, kw_only=True):
                                        void=void))
         return records
 
+    def contradicted(self) -> list[Action]:
+        """Recorded forfeits whose table finished without the forfeiting entrant placed last:
+        the match ended on its own between the forfeit's record and its concession."""
+        out = []
+        for a in self.actions():
+            if a.kind != "forfeit" or a.table is None or a.entrant is None:
+                continue
+            seats = next(t.seats for t in self.pairing(a.round).tables if t.number == a.table)
+            placements = self.placements(self.table_match(a.round, a.table))
+            if placements is not None and placements[seats.index(a.entrant)] != max(placements):
+                out.append(a)
+        return out
+
     def placements(self, match_id: str) -> list[int] | None:
         """A finished table's placements by seat, as its match's result records them."""
         row = self.matches.get(match_id)

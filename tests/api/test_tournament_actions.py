@@ -323,3 +323,34 @@ async def test_a_late_entry_registers_while_the_swiss_runs_and_plays_from_the_ne
     with pytest.raises(ServiceError) as closed:
         await service.register(tid, Register(name="Hale", bot="random"))
     assert closed.value.status == 409 and "registration is closed" in closed.value.message
+
+
+async def test_a_forfeit_the_match_outran_is_void_and_the_bundle_verifies(pool):
+    """Given Ash and Bryn at a table, when the organizer forfeits Ash and Bryn resigns between
+    the forfeit's record and its concession (the match ends on its own, Ash placed first),
+    then the forfeit is voided, Ash's win stands as a played game, and the bundle verifies
+    (it was left recorded: 'entrant 0 forfeited but is not placed last')."""
+    service, rounds, _ = services(pool)
+    tid, token = await opened(service, rounds=1)
+    for name in ("Ash", "Bryn"):
+        await service.register(tid, Register(name=name))
+    await service.close(tid, token)
+    started = await rounds.start_next(tid, token)
+    mid, seats = started.tables[0].match_id, started.tables[0].seats
+    concede = service.matches.concede_for
+
+    async def outran(match_id: str, seat: int) -> None:
+        """Bryn resigns first; then the server's concession for Ash arrives, too late."""
+        await concede(match_id, seats.index(1))
+        await concede(match_id, seat)
+
+    service.matches.concede_for = outran  # type: ignore[method-assign]
+    await service.forfeit(tid, 1, 1, token, Forfeit(entrant=0, reason="no-show"))
+    service.matches.concede_for = concede  # type: ignore[method-assign]
+    held = await rounds.settle(await service.held(tid))
+    assert [a.kind for a in held.actions()] == [] and held.row.status == "finished"
+    assert held.placements(mid) == ([1, 2] if seats == [0, 1] else [2, 1])
+    rows = {s.entrant: s for s in (await service.standings(tid)).standings}
+    assert rows[0].played == 1 and rows[0].points == "1"
+    report = verify_bundle(await bundle_of(service, tid))
+    assert report.ok, report.problem
