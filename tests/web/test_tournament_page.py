@@ -64,3 +64,49 @@ async def test_the_tournament_page_shows_rounds_tables_and_standings_from_the_lo
     await page.set_viewport_size(PHONE)
     await shoot(page, "tournament-phone")
     assert page.errors == []
+
+
+def cancelled_tournament(base: str) -> str:
+    """A 3-round bot Swiss whose organizer removed Finn in round 1, then cancelled it; its id."""
+    with httpx.Client(base_url=base, timeout=30) as client:
+        made = client.post("/tournaments", json={
+            "name": "Snuffed Cup", "game": "wick-and-ember", "table_size": 2,
+            "format": "swiss", "rounds": 3}).json()
+        tid = made["tournament_id"]
+        organizer = {"authorization": f"Bearer {made['organizer_token']}"}
+        for name in NAMES:
+            client.post(f"/tournaments/{tid}/players", json={"name": name, "bot": "random"})
+        assert client.post(f"/tournaments/{tid}/close", headers=organizer).status_code == 200
+        assert client.post(f"/tournaments/{tid}/rounds", headers=organizer).status_code == 201
+        assert client.post(f"/tournaments/{tid}/players/5/remove", headers=organizer,
+                           json={"reason": "called away"}).status_code == 200
+        assert client.post(f"/tournaments/{tid}/cancel", headers=organizer).status_code == 200
+    return tid
+
+
+def statuses(base: str, hrefs: list[str]) -> list[int]:
+    """The status each link answers."""
+    with httpx.Client(base_url=base, timeout=30) as client:
+        return [client.get(href).status_code for href in hrefs]
+
+
+async def test_a_cancelled_tournament_says_so_and_links_its_crosstable_and_trf(web_server, browser):
+    """Given a bot Swiss whose organizer removed Finn in round 1 and then cancelled it, when
+    its page is opened, then the heading says cancelled, the standings give way to a sentence
+    saying there are none, the recorded withdrawal is listed with its reason, and the
+    crosstable (CSV and JSON) and the 2-seat event's TRF are linked, each answering 200."""
+    tid = cancelled_tournament(web_server)
+    page = await new_page(browser)
+    await page.goto(f"{web_server}/tournament/{tid}")
+    await page.get_by_role("heading", name="Snuffed Cup · cancelled").wait_for()
+    assert "cancelled this tournament" in await page.locator("#cancelled").inner_text()
+    assert await page.locator(".standings-table").count() == 0
+    assert await page.locator("#action-list li").all_inner_texts() == [
+        "Round 1 (organizer): Finn withdrew: called away"]
+    links = {name: await page.get_by_role("link", name=name).get_attribute("href")
+             for name in ("Crosstable (CSV)", "Crosstable (JSON)", "TRF-16")}
+    assert links == {"Crosstable (CSV)": f"/tournaments/{tid}/crosstable?format=csv",
+                     "Crosstable (JSON)": f"/tournaments/{tid}/crosstable",
+                     "TRF-16": f"/tournaments/{tid}/trf"}
+    assert statuses(web_server, list(links.values())) == [200, 200, 200]
+    assert page.errors == []

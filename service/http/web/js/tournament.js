@@ -1,7 +1,8 @@
 // A tournament's page (/tournament/{id}): its settings, rounds with their tables (each linking
 // to its match's table and, once finished, its replay) and the standings with their tie-breaks
-// explained; registering (a person or a bot), this browser's table ("my table"), and the
-// organizer's controls. /tournament/new creates one. Only the public REST API is used; it
+// explained; the crosstable (and a 2-seat event's TRF) to download; the organizer's recorded
+// actions; a cancelled event said so, without standings; registering (a person or a bot), this
+// browser's table ("my table"), and the organizer's controls. /tournament/new creates one. Only the public REST API is used; it
 // refreshes while the tournament runs.
 
 import { call, hold } from "./api.js";
@@ -19,6 +20,12 @@ const MEANS = {
   firsts: "tables where one placed first, shared first places included",
   reached: "the round one lost in (still in: one past the last round played)",
 };
+// How each recorded action reads (docs/tournaments.md, "Organizer actions").
+const ACTIONS = {
+  withdraw: "withdrew", forfeit: "forfeited", void: "table declared void", end: "ended the tournament",
+  override: "paired by hand", bye: "asked for a bye", late_entry: "entered late",
+};
+const DONE = ["finished", "cancelled"]; // a tournament that changes no more
 const FORMATS = { swiss: "Swiss", "round-robin": "Round robin", "single-elimination": "Single elimination" };
 const KEY = (tid) => `hearthlog:tournament:${tid}`;
 const kept = (tid) => JSON.parse(localStorage.getItem(KEY(tid)) || "{}");
@@ -37,7 +44,10 @@ function skeleton() {
       h("div", {}, h("h2", {}, "Rounds"), h("div", { id: "rounds" })),
       h("div", { class: "standings", role: "region", tabindex: 0, "aria-labelledby": "standings-title" },
         h("h2", { id: "standings-title" }, "Standings"),
-        h("div", { id: "standings" }))),
+        h("div", { id: "standings" }),
+        h("p", { id: "downloads", class: "links" }))),
+    h("section", { id: "actions", "aria-labelledby": "actions-title" },
+      h("h2", { id: "actions-title" }, "Recorded actions"), h("ul", { id: "action-list" })),
     h("details", { class: "fairness" }, h("summary", {}, "Fairness: the seed"),
       h("p", { id: "seed", class: "mono" })));
   $("main").className = "tournament";
@@ -96,6 +106,27 @@ function tiebreakLegend(table) {
       h("div", {}, h("dt", {}, SHORT[b] ?? titled(b)), h("dd", {}, MEANS[b] ?? "")))));
 }
 
+/** The crosstable (JSON and CSV) and, at 2 seats, the TRF-16, once a round has started. */
+function downloads(tournament) {
+  const base = `/tournaments/${encodeURIComponent(tournament.tournament_id)}`;
+  if (!tournament.rounds.length) return [];
+  const links = [h("a", { class: "button", href: `${base}/crosstable?format=csv`, download: "" }, "Crosstable (CSV)"),
+    h("a", { class: "button", href: `${base}/crosstable` }, "Crosstable (JSON)")];
+  if (tournament.table_size === 2) {
+    links.push(h("a", { class: "button", href: `${base}/trf`, download: "" }, "TRF-16"));
+  }
+  return links;
+}
+
+/** One recorded action in words: round, who, what, whom, why. */
+function actionLine(action, names) {
+  const whom = action.entrant != null ? ` ${names[action.entrant] ?? `entrant ${action.entrant}`}` : "";
+  const where = action.table != null ? ` at table ${action.table}` : "";
+  const why = action.reason ? `: ${action.reason}` : "";
+  return h("li", { "data-kind": action.kind },
+    `Round ${action.round} (${action.by ?? "organizer"}):${whom} ${ACTIONS[action.kind] ?? action.kind}${where}${why}`);
+}
+
 /** Draw the whole tournament. */
 function show(tournament, table) {
   document.title = `Hearthlog: ${tournament.name}`;
@@ -107,14 +138,26 @@ function show(tournament, table) {
   drawMine(tournament).catch((error) => say(error.message, "error"));
   const rounds = [...tournament.rounds].reverse().map((r) => roundSection(r, names));
   put($("rounds"), rounds.length ? rounds : h("p", { class: "empty" }, "No round has started yet."));
-  put($("standings"), standingsTable(table), tiebreakLegend(table));
+  if (tournament.status === "cancelled") {
+    put($("standings"), h("p", { id: "cancelled", class: "empty" },
+      "The organizer cancelled this tournament: no more rounds, no standings and no bundle. " +
+      "Tables still in play finish as ordinary matches."));
+  } else {
+    put($("standings"), standingsTable(table), tiebreakLegend(table));
+  }
+  put($("downloads"), downloads(tournament));
+  put($("action-list"), tournament.actions.map((a) => actionLine(a, names)));
+  $("actions").hidden = !tournament.actions.length;
   put($("seed"), `Commitment (sha256 of the seed): ${tournament.seed_commitment}`,
-    h("br"), tournament.seed ? `Seed, revealed: ${tournament.seed}` : "The seed is revealed when the tournament is finished.");
+    h("br"), tournament.seed ? `Seed, revealed: ${tournament.seed}`
+      : tournament.status === "cancelled" ? "A cancelled tournament never reveals its seed."
+        : "The seed is revealed when the tournament is finished.");
 }
 
 async function refresh() {
   const tournament = await call("GET", `/tournaments/${encodeURIComponent(id)}`);
-  const table = await call("GET", `/tournaments/${encodeURIComponent(id)}/standings`);
+  const table = tournament.status === "cancelled" ? null
+    : await call("GET", `/tournaments/${encodeURIComponent(id)}/standings`);
   show(tournament, table);
   return tournament.status;
 }
@@ -203,9 +246,9 @@ async function main() {
   }
   try {
     const status = await refresh();
-    if (status !== "finished") {
+    if (!DONE.includes(status)) {
       const timer = setInterval(() => refresh().then((s) => {
-        if (s === "finished") clearInterval(timer);
+        if (DONE.includes(s)) clearInterval(timer);
       }).catch(() => {}), 3000);
     }
   } catch (error) {
