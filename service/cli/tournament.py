@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -27,18 +28,21 @@ class BundleFailed(Exception):
 
 
 def export_bundle(args: argparse.Namespace, database_url: Any) -> int:
-    """Write one tournament's bundle to --out; exit 1 when refused."""
+    """Write one tournament's bundle to --out (in place only once whole); exit 1 when
+    refused or unwritable, with one line on stderr and no file."""
+    from service.cli.main import ExportFailed, written
+
     if not args.tournament:
-        print("export --bundle needs --tournament T", flush=True)
+        print("export --bundle needs --tournament T", file=sys.stderr)
         return 2
     try:
-        with Path(args.out).open("wb") as out:
+        with written(Path(args.out)) as out:
             if args.url:
                 lines = from_server(args.url, args.tournament, out)
             else:
                 lines = asyncio.run(from_database(database_url(args), args.tournament, out))
-    except BundleFailed as failure:
-        print(f"export failed: {failure}")
+    except (BundleFailed, ExportFailed) as failure:
+        print(f"export failed: {failure}", file=sys.stderr)
         return 1
     print(f"wrote the bundle of tournament {args.tournament} ({lines} lines) to {args.out}")
     return 0
@@ -203,17 +207,23 @@ def _action(subs: Any, name: str, handler: Any, help_text: str, token: bool = Fa
 
 
 def _run(handler: Any, args: argparse.Namespace) -> int:
-    """Run an action with a client; a refusal prints its detail and exits 1."""
+    """Run an action with a client; a refusal, an unreachable server or an --out that cannot
+    be written prints one line on stderr and exits 1."""
     import httpx
+
+    from service.cli.main import ExportFailed
 
     with httpx.Client(base_url=args.url.rstrip("/"), timeout=120) as client:
         try:
             handler(client, args)
         except Refused as refused:
-            print(f"refused: {refused}")
+            print(f"refused: {refused}", file=sys.stderr)
+            return 1
+        except ExportFailed as failure:
+            print(f"export failed: {failure}", file=sys.stderr)
             return 1
         except httpx.HTTPError as error:
-            print(f"cannot reach {args.url}: {error}")
+            print(f"cannot reach {args.url}: {error}", file=sys.stderr)
             return 1
     return 0
 
@@ -332,13 +342,16 @@ def _finish(client: Any, args: argparse.Namespace) -> None:
 
 
 def _export(client: Any, args: argparse.Namespace) -> None:
-    """Stream one export to --out, showing progress by lines."""
+    """Stream one export to --out, showing progress by lines; written beside it and moved
+    into place once whole, so a refusal, a cut stream or an unwritable --out leaves no file."""
+    from service.cli.main import written
+
     count = 0
     with client.stream("GET", _path(args, EXPORTS[args.what])) as answer:
         if answer.status_code >= 400:
             answer.read()
             _ok(answer)
-        with Path(args.out).open("wb") as out:
+        with written(Path(args.out)) as out:
             for line in answer.iter_lines():
                 out.write(line.encode() + b"\n")
                 count += 1
