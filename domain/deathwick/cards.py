@@ -83,8 +83,12 @@ def the(card: int) -> str:
 
 
 def codes() -> tuple[str, ...]:
-    """Every card code, in one deck's id order."""
-    return tuple(code(card) for card in range(DECK_SIZE))
+    """Every card code, in one deck's id order (worked out once: legal actions and labels look
+    cards up in it for every seat that may act)."""
+    return _CODES
+
+
+_CODES = tuple(code(card) for card in range(DECK_SIZE))
 
 
 def copies(cards: tuple[int, ...], wanted: str) -> list[int]:

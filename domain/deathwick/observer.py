@@ -106,14 +106,45 @@ class DeathwickView(msgspec.Struct, tag="deathwick", frozen=True, kw_only=True):
     legal_actions: tuple[Command, ...]
 
 
+class _Public(msgspec.Struct, frozen=True):
+    """What every viewer of one state is shown alike, built once for all of them."""
+
+    state: Circle
+    view: DeathwickView  # the spectator's view: every seat's private part empty
+    players: tuple[DeathwickPlayerView, ...]  # each with ``you`` False
+
+
+_last: list[_Public] = []  # the public part of the state observed last: its seats reuse it
+
+
 def observe(state: State | Unformed, seat: int | None) -> DeathwickView:
-    """The view of one seat (None for a spectator)."""
+    """The view of one seat (None for a spectator): the public part, shared by every viewer of
+    the same state (a feed shapes one update per seat from one state), and the seat's own."""
     if isinstance(state, Unformed):
         raise BrokenInvariant("nothing is on the table before the circle forms")
+    public = _public(state)
+    if seat is None:
+        return public.view
+    players = list(public.players)
+    players[seat] = msgspec.structs.replace(players[seat], you=True)
+    return msgspec.structs.replace(
+        public.view, you=seat, players=tuple(players),
+        hand=tuple(cards.code(c) for c in state.players[seat].hand),
+        sights=_sights(state, seat), legal_actions=tuple(legal_actions(state, seat)),
+    )
+
+
+def _public(state: Circle) -> _Public:
+    """The public part of ``state``'s views: the last one built when it was of this very state
+    (it depends on nothing else, so this is only a saving), else built and kept in its place."""
+    last = _last[0] if _last else None
+    if last is not None and last.state is state:
+        return last
     phase = "draft" if isinstance(state, Drafting) else "over" if isinstance(state, Over) \
         else "play"
-    return DeathwickView(
-        you=seat,
+    players = tuple(_player(state, other, None) for other in range(len(state.players)))
+    view = DeathwickView(
+        you=None,
         phase=phase,
         ritual=state.ritual,
         reaction_prompts=state.prompts,
@@ -122,14 +153,17 @@ def observe(state: State | Unformed, seat: int | None) -> DeathwickView:
         arcs=state.arcs,
         turns=tuple(DeathwickTurnView(seat=t.seat, number=t.number, phase=t.phase)
                     for t in state.turns),
-        players=tuple(_player(state, other, seat) for other in range(len(state.players))),
+        players=players,
         dark=tuple(cards.code(card) for card in state.dark),
-        hand=() if seat is None else tuple(cards.code(c) for c in state.players[seat].hand),
-        sights=_sights(state, seat),
+        hand=(),
+        sights=(),
         pending=_pending(state),
         result=DeathwickResultView(winners=state.winners) if isinstance(state, Over) else None,
-        legal_actions=() if seat is None else tuple(legal_actions(state, seat)),
+        legal_actions=(),
     )
+    public = _Public(state=state, view=view, players=players)
+    _last[:] = [public]
+    return public
 
 
 def _player(state: Circle, seat: int, viewer: int | None) -> DeathwickPlayerView:
