@@ -63,11 +63,20 @@ def match_view(
     it began to owe at (``loaded.times``; ``last_event_at``, else the row's last update, for one
     not known). ``deadline`` is the caller's own when it owes, else the soonest of them.
     """
+    return seat_view(public_view(loaded, last_event_at, board=seat is None), loaded, seat)
+
+
+def public_view(
+    loaded: Loaded, last_event_at: datetime | None = None, board: bool = True
+) -> schemas.MatchView:
+    """The spectator's view (its board only if ``board``), whose every part but the board and the
+    deadline is every seat's too: shaped once for all the viewers of one state (a feed's
+    change), each seat's view cut from it by ``seat_view``."""
     state, game = loaded.state, loaded.game
-    board = None
+    shown = None
     waiting: tuple[int, ...] = ()
     if isinstance(state, match.Table):
-        board = game.observe(state.game, seat)
+        shown = game.observe(state.game, None) if board else None
         waiting = () if match.outcome(game, state) is not None else game.to_act(state.game)
     ends = deadlines(state, loaded.times, last_event_at or loaded.row.updated_at)
     return schemas.MatchView(
@@ -76,13 +85,23 @@ def match_view(
         status=match.status(loaded.game, state),
         version=loaded.version,
         practice=state.created.practice,
-        seat=seat,
+        seat=None,
         players=players(state.names, state.bots),
-        board=board,
+        board=shown,
         to_act=list(waiting),
-        deadline=ends.get(seat) if seat in ends else min(ends.values(), default=None),
+        deadline=min(ends.values(), default=None),
         deadlines=[schemas.SeatDeadline(seat=s, deadline=at) for s, at in sorted(ends.items())],
     )
+
+
+def seat_view(public: schemas.MatchView, loaded: Loaded, seat: int | None) -> schemas.MatchView:
+    """A seat's view of the state ``public`` was shaped from: its own board and deadline."""
+    if seat is None:
+        return public
+    state = loaded.state
+    board = loaded.game.observe(state.game, seat) if isinstance(state, match.Table) else None
+    own = next((d.deadline for d in public.deadlines if d.seat == seat), public.deadline)
+    return msgspec.structs.replace(public, seat=seat, board=board, deadline=own)
 
 
 def actions(loaded: Loaded, seat: int) -> list[schemas.LegalAction]:

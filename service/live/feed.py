@@ -30,7 +30,7 @@ from projections.log import LogLine, match_lines, seat_log
 from service import views
 from service.background import Retry
 from service.loading import Loaded, kept_times
-from service.schemas import StreamUpdate
+from service.schemas import MatchView, StreamUpdate
 from service.store import EventLog, StoredEvent
 
 log = logging.getLogger("hearthlog.live")
@@ -59,6 +59,7 @@ class Change(msgspec.Struct, kw_only=True):
     recorded_at: datetime
     times: dict[int, datetime]  # when the owing seats began to owe (service.loading.kept_times)
     served: dict[int | None, Served] = {}
+    public: MatchView | None = None  # what every viewer is shown of the state, shaped once
 
 
 class Feed:
@@ -216,8 +217,10 @@ class Feed:
         ]
         now = msgspec.structs.replace(self.loaded, state=change.state, version=last,
                                       times=change.times)
+        if change.public is None:  # a merged update ends with its last change: the same view
+            change.public = views.public_view(now, change.recorded_at)
         update = StreamUpdate(game=now.row.game, first=first, version=last, log=lines,
-                              view=views.match_view(now, seat, change.recorded_at),
+                              view=views.seat_view(change.public, now, seat),
                               actions=None if seat is None else views.actions(now, seat))
         return Served(first=first, version=last, data=msgspec.json.encode(update).decode())
 

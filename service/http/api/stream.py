@@ -118,10 +118,17 @@ async def messages(updates: AsyncIterator[object]) -> AsyncIterator[ServerSentEv
             continue
         kept = FRAMES.get(id(update))
         if kept is None or kept[0] is not update:
-            message = ServerSentEventMessage(id=update.version, event="update", data=update.data)
-            kept = (update, Encoded(message.encode(), update.version))
+            kept = (update, Encoded(frame(update), update.version))
             FRAMES.put(id(update), kept)
         yield kept[1]
+
+
+def frame(update: Served) -> bytes:
+    """The update's SSE message as litestar's ServerSentEventMessage writes it, without its line
+    splitting: the data is compact JSON, one line (JSON writes a line break in a string as an
+    escape), so each seat's frame costs one join rather than a regular expression over it."""
+    return b"id: %d\r\nevent: update\r\ndata: %s\r\n\r\n" % (update.version,
+                                                                    update.data.encode())
 
 
 class Encoded(ServerSentEventMessage):
