@@ -24,7 +24,12 @@ from litestar.openapi.spec import Components, SecurityScheme
 from service.errors import ServiceError
 from service.http.api.common import AnyRequest, errors
 from service.http.api.docs_page import OfflineSwaggerUI, docs_assets
-from service.http.api.documents import TypedCommands, described_bodies, map_discriminators
+from service.http.api.documents import (
+    TypedCommands,
+    closed_commands,
+    described_bodies,
+    map_discriminators,
+)
 from service.http.api.exports import ExportController
 from service.http.api.games import GameController
 from service.http.api.matches import MatchController
@@ -291,5 +296,6 @@ def create_app(database_url: str | None = None, read_database_url: str | None = 
     wrap(app, limits)
     described_bodies(app.openapi_schema)
     map_discriminators(app.openapi_schema)
+    closed_commands(app.openapi_schema)
     shape(app.openapi_schema)  # as generators read it with default options
     return app

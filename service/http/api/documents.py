@@ -81,6 +81,19 @@ def map_discriminators(document: OpenAPI) -> None:
         schema.discriminator.mapping = dict(zip(tags, refs, strict=True))
 
 
+def closed_commands(document: OpenAPI) -> None:
+    """Say in the document that a command takes no field its type does not name, as the decoder
+    does (service.matches.decode_command: 400 naming the field): each member of every game's
+    command union is written with ``additionalProperties: false``."""
+    schemas = document.components.schemas or {}
+    for game_id in BUILT_IN:
+        union = schemas.get(component_name(GAMES[game_id]))
+        for choice in (union.one_of or []) if union is not None else []:
+            if isinstance(choice, Reference):
+                member = schemas[choice.ref.rsplit("/", 1)[-1]]
+                member.additional_properties = False
+
+
 NOT_NULL = Schema(schema_not=Schema(type=OpenAPIType.NULL))
 # msgspec's names of the constraints litestar drops from a nullable field, and litestar's.
 CONSTRAINTS = {"minimum": "minimum", "maximum": "maximum", "exclusiveMinimum": "exclusive_minimum",
