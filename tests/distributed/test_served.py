@@ -123,7 +123,7 @@ async def test_a_match_of_every_rules_version_is_served_and_verifies(
     pool = await create_pool(cluster_url, min_size=1, max_size=2)
     try:
         store = PostgresStore(pool)
-        match_id = await store_played(store, book, play(index, game=book))
+        match_id = await store_played(store, book, play(index, game=book), at_once=True)
         await store.announcer.drain()
     finally:
         await pool.close()

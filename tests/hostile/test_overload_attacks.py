@@ -52,7 +52,7 @@ async def finished(server_database: str) -> int:
     store, game = PostgresStore(pool), GAMES["wick-and-ember"]
     try:
         for start in range(0, FINISHED, 20):
-            await asyncio.gather(*(store_played(store, game, play(n, game=game))
+            await asyncio.gather(*(store_played(store, game, play(n, game=game), at_once=True)
                                    for n in range(start, start + 20)))
         await store.announcer.drain()
     finally:

@@ -12,8 +12,14 @@ from service.store import Change, EventStore, NewEvent, NewMatch
 from tests.replay.random_matches import Played
 
 
-async def store_played(store: EventStore, game: Rulebook, played: Played) -> str:
-    """Write ``played`` (a finished match of ``game``) through ``store``; its match id."""
+async def store_played(store: EventStore, game: Rulebook, played: Played, *,
+                       at_once: bool = False) -> str:
+    """Write ``played`` (a finished match of ``game``) through ``store``; its match id.
+
+    ``at_once``: every command's events in one append, so that a live server on the same
+    database never sees the match half written: a server's bots answer the announcement of an
+    append, and would play a bot's move into a match left playing between two appends (then
+    this write would clash with theirs)."""
     first, *rest = [NewEvent(type=e.type, data=e.data, metadata=e.metadata)
                     for e in played.events]
     await store.create_match(NewMatch(
@@ -22,7 +28,7 @@ async def store_played(store: EventStore, game: Rulebook, played: Played) -> str
         tournament=played.tournament, label=None,
         seed_commitment=hashlib.sha256(played.server_seed).hexdigest(),
         server_seed=played.server_seed, host_token_hash=None, first=first, summary=Summary()))
-    commands = _by_command(rest)
+    commands = [rest] if at_once else _by_command(rest)
     version = 1
     for n, events in enumerate(commands, start=1):
         last = n == len(commands)
