@@ -6,7 +6,7 @@ function and answers; docs/api.md walks through them."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from litestar import Controller, Response, delete, get, post
 from litestar.openapi.spec import OpenAPIMediaType, OpenAPIResponse, OpenAPIType, Operation, Schema
@@ -262,12 +262,8 @@ class TournamentController(Controller):
     ) -> Response[ts.StandingsInfo]:
         """After every whole round; CSV with ?format=csv or Accept: text/csv."""
         service = tournaments_of(request)
-        wanted = format or ("csv" if CSV in request.headers.get("accept", "") else "json")
-        if wanted == "csv":
-            csv_text = await service.standings_csv(tournament_id)
-            # CSV text under a route annotated with StandingsInfo, its JSON answer, for the
-            # OpenAPI document (operation_class documents both).
-            return Response(content=csv_text, media_type=CSV)  # type: ignore[arg-type]
+        if wants_csv(request, format):
+            return csv_answer(await service.standings_csv(tournament_id))
         return Response(content=await service.standings(tournament_id))
 
     @get("/{tournament_id:str}/crosstable", operation_id="getCrosstable",
@@ -279,12 +275,8 @@ class TournamentController(Controller):
     ) -> Response[ts.CrosstableInfo]:
         """Every entrant's result in every whole round; CSV with ?format=csv or Accept."""
         service = tournaments_of(request)
-        wanted = format or ("csv" if CSV in request.headers.get("accept", "") else "json")
-        if wanted == "csv":
-            # CSV text under a route annotated with its JSON answer (operation_class documents
-            # both), as the standings route does.
-            text = await service.crosstable_csv(tournament_id)
-            return Response(content=text, media_type=CSV)  # type: ignore[arg-type]
+        if wants_csv(request, format):
+            return csv_answer(await service.crosstable_csv(tournament_id))
         return Response(content=await service.crosstable(tournament_id))
 
     @get("/{tournament_id:str}/trf", operation_id="getTrf", media_type=TEXT,
@@ -302,3 +294,14 @@ class TournamentController(Controller):
         service = tournaments_of(request)
         lines = await bundle_lines(service, tournament_id)
         return Stream(lines, media_type=lines_media(request.headers.get("accept")))
+
+
+def wants_csv(request: AnyRequest, format: str | None) -> bool:
+    """CSV when ?format=csv, or when no format is named and Accept asks for text/csv."""
+    return (format or ("csv" if CSV in request.headers.get("accept", "") else "json")) == "csv"
+
+
+def csv_answer(text: str) -> Response[Any]:
+    """CSV text under a route annotated with its JSON answer, for the OpenAPI document (the
+    route's operation_class documents both)."""
+    return Response(content=text, media_type=CSV)
