@@ -48,7 +48,10 @@ async def open_match_from_lobby(page: Any, base: str, game: str, seats: int, **f
     if fields:
         await form.get_by_text("Turn clock and options").click()  # open the optional fields
     for label, value in fields.items():
-        await form.get_by_label(label, exact=True).fill(value)
+        field = form.get_by_label(label, exact=True)
+        if not await field.is_visible():  # the scripted deal, under "Advanced"
+            await form.get_by_text("Advanced: a scripted deal").click()
+        await field.fill(value)
     await form.get_by_role("button", name=re.compile("^Open a")).click()
     await page.wait_for_url(re.compile(r"/play/[0-9a-f-]{36}$"))
     return page.url.rsplit("/", 1)[1]

@@ -5,6 +5,7 @@ axe-core's serious and critical violations none, the screenshots."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +27,20 @@ FIRST_MOVE_BOTTOM = """(() => {
   const b = document.querySelector('#action-list button.action');
   return b ? b.getBoundingClientRect().bottom + window.scrollY : null;
 })()"""
+# The lobby's scripted deal (under "Advanced"; it makes the match a practice one).
+SCRIPT = "JSON object with any of: deal"
+# Wick & Ember's first round at three seats: Ash (seat 0) opens holding a Lamp Warden and draws a
+# Lensmaker, so whichever card her first move plays, it is picked in more than one step (a
+# Lamp Warden's target and guess, a Lensmaker's target among two).
+WE_DEAL = json.dumps({"deal": [[
+    "hearthflame",  # set aside face down
+    "lamp_warden", "lensmaker", "lensmaker",  # Ash's card, then each bot's
+    "lensmaker",  # Ash's first draw
+    "lamp_warden", "lamp_warden", "lamp_warden", "gale", "gale", "veilkeeper", "veilkeeper",
+    "sootsweep", "sootsweep", "ferrywoman", "moth_duchess"]]})
 # (game, seats, the lobby's fields that keep a match short, what its table draws)
 GAMES = [
-    ("wick-and-ember", 2, {"Ember Target": "2"}, ".we .seats-ring"),
+    ("wick-and-ember", 3, {"Ember Target": "2", "Opener": "0", SCRIPT: WE_DEAL}, ".we .seats-ring"),
     ("whiteout-road", 2, {}, "svg.road"),
     ("deathwick", 2, {"Turn clock (seconds)": "600"}, ".dw .seats-ring"),
     ("ember", 2, {"Turn Cap": "10", "Call At": "20"}, "section.pool"),

@@ -32,7 +32,7 @@ const FORMATS = { swiss: "Swiss", "round-robin": "Round robin", "single-eliminat
 /** One game's card: title, seats, options, turn clock, and the create button. */
 function gameCard(game) {
   const id = `new-${game.id}`;
-  const { fields, read } = optionsForm(game.options, id);
+  const { fields, read, scripted } = optionsForm(game.options, id);
   const seats = h("input", { id: `${id}-seats`, type: "number", min: game.min_seats,
     max: game.max_seats, value: game.min_seats, required: true, inputmode: "numeric" });
   const clock = h("input", { id: `${id}-clock`, type: "number", min: 1, max: 86400,
@@ -51,6 +51,7 @@ function gameCard(game) {
     event.preventDefault();
     try {
       const body = { game: game.id, seats: Number(seats.value), options: read() };
+      if (scripted()) body.practice = true;
       if (clock.value) body.turn_seconds = Number(clock.value);
       if (label.value) body.label = label.value;
       const made = await call("POST", "/matches", { body });

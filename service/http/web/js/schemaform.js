@@ -73,5 +73,7 @@ export function optionsForm(schema, idPrefix) {
     }
     return options;
   };
-  return { fields, read };
+  // A scripted deal makes the match a practice one (the server refuses a script elsewhere).
+  const scripted = () => Boolean(extra?.value.trim());
+  return { fields, read, scripted };
 }
