@@ -14,11 +14,9 @@ from 127.0.0.1, are another client. The figures are docs/reliability.md's, guara
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 
 import httpx
@@ -29,7 +27,7 @@ from service.store import PostgresStore
 from service.store.provisioning import create_pool
 from tests.reliability.logcheck import log_problems
 from tests.reliability.tables import Table, open_table
-from tests.reliability.test_overload import probe
+from tests.reliability.test_overload import probe, probed_while
 from tests.replay.random_matches import play
 from tests.servers import Server, serving
 from tests.store.stored import store_played
@@ -77,22 +75,8 @@ def start_hoard(server: Server, kind: str, count: int, source: str) -> subproces
 async def held_under(server: Server, tables: list[Table], kind: str, count: int, source: str
                      ) -> tuple[dict, dict[str, float], list[int], int]:
     """Probe while the crowd holds: (its report, slowest of each probe, statuses, rounds)."""
-    hoard = start_hoard(server, kind, count, source)
-    try:
-        ready = await asyncio.to_thread(hoard.stdout.readline)
-        assert ready.strip() == "ready", ready
-        slowest: dict[str, float] = {}
-        statuses: list[int] = []
-        rounds, ends = 0, time.monotonic() + HOLD - 2
-        while time.monotonic() < ends:
-            await probe(tables, slowest, statuses)
-            rounds += 1
-            await asyncio.sleep(0.2)
-        out = (await asyncio.to_thread(hoard.communicate, timeout=120))[0]
-    finally:
-        if hoard.poll() is None:
-            hoard.kill()
-    return json.loads(out.strip().splitlines()[-1]), slowest, statuses, rounds
+    return await probed_while(start_hoard(server, kind, count, source), tables, HOLD,
+                              report_seconds=120)
 
 
 @pytest.mark.parametrize("attack", ATTACKS)

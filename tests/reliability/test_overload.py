@@ -61,6 +61,27 @@ async def probe(tables: list[Table], slowest: dict[str, float], statuses: list[i
         slowest["command"] = max(slowest.get("command", 0.0), time.monotonic() - started)
 
 
+async def probed_while(crowd: subprocess.Popen, tables: list[Table], hold: float,
+                       report_seconds: float) -> tuple[dict, dict[str, float], list[int], int]:
+    """Probe (health, a view, a command) while a crowd process holds, from its "ready" line to
+    the end of its hold: (its report, the slowest of each probe, the statuses, the rounds)."""
+    try:
+        ready = await asyncio.to_thread(crowd.stdout.readline)
+        assert ready.strip() == "ready", ready
+        slowest: dict[str, float] = {}
+        statuses: list[int] = []
+        rounds, ends = 0, time.monotonic() + hold - 2
+        while time.monotonic() < ends:
+            await probe(tables, slowest, statuses)
+            rounds += 1
+            await asyncio.sleep(0.2)
+        out = (await asyncio.to_thread(crowd.communicate, timeout=report_seconds))[0]
+    finally:
+        if crowd.poll() is None:
+            crowd.kill()
+    return json.loads(out.strip().splitlines()[-1]), slowest, statuses, rounds
+
+
 def start_crowd(server: Server, match_id: str) -> subprocess.Popen:
     """The crowd in a process of its own."""
     return subprocess.Popen(
@@ -75,22 +96,8 @@ async def test_thousands_of_stalled_uploads_and_streams_leave_health_views_and_c
     are asked for throughout, then each is answered within a second; after the crowd leaves,
     every request is answered normally."""
     tables = [await open_table([loaded], 2, random.Random(n)) for n in range(8)]
-    crowd = start_crowd(loaded, tables[0].match_id)
-    try:
-        ready = await asyncio.to_thread(crowd.stdout.readline)
-        assert ready.strip() == "ready", ready
-        slowest: dict[str, float] = {}
-        statuses: list[int] = []
-        rounds, ends = 0, time.monotonic() + HOLD - 2
-        while time.monotonic() < ends:
-            await probe(tables, slowest, statuses)
-            rounds += 1
-            await asyncio.sleep(0.2)
-        report = json.loads((await asyncio.to_thread(crowd.communicate, timeout=90))[0]
-                            .strip().splitlines()[-1])
-    finally:
-        if crowd.poll() is None:
-            crowd.kill()
+    report, slowest, statuses, rounds = await probed_while(
+        start_crowd(loaded, tables[0].match_id), tables, HOLD, report_seconds=90)
     after: list[int] = []
     await probe(tables, {}, after)
     figures.update(uploads=UPLOADS, streams=STREAMS, hold_seconds=HOLD, probe_rounds=rounds,
