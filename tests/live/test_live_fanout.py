@@ -98,6 +98,22 @@ def view_at(store_events: list[Any], loaded: Loaded, seat: int | None, version: 
     return msgspec.json.decode(msgspec.json.encode(view))
 
 
+async def feed_of_four_twelve_commands_on() -> tuple[Loaded, Feed, list[Any]]:
+    """A two-seat match twelve commands on (seeded), and a feed keeping four changes advanced
+    to it: (the loaded match, the feed, the stored events)."""
+    store = CountingStore()
+    service = MatchService(store, seeds=counted_seeds(DEALS))
+    table = await Table.open(service, 2)
+    rng = random.Random(5)
+    for _ in range(12):
+        await table.play(rng)
+    loaded = await service.cache.load(table.match_id)
+    feed = Feed(store, loaded, QUIET, window=4)
+    stored = await store.load(table.match_id)
+    feed.advance(stored)
+    return loaded, feed, stored
+
+
 async def test_many_followers_cost_one_store_read_per_change_and_each_gets_its_own_view():
     """Given three seats and twenty spectators following one match in one process, when the
     seats play twenty commands, each announced, then the store is read once per command, every
@@ -170,15 +186,7 @@ async def test_a_follower_further_behind_than_the_window_gets_one_merged_update(
     """Given a feed keeping four changes that moved on twelve commands past a follower's
     version, then that follower's next update is one covering all of them; one within the
     window gets one update per command."""
-    store = CountingStore()
-    service = MatchService(store, seeds=counted_seeds(DEALS))
-    table = await Table.open(service, 2)
-    rng = random.Random(5)
-    for _ in range(12):
-        await table.play(rng)
-    loaded = await service.cache.load(table.match_id)
-    feed = Feed(store, loaded, QUIET, window=4)
-    feed.advance(await store.load(table.match_id))
+    _, feed, _ = await feed_of_four_twelve_commands_on()
     recent = feed.changes[-3].first - 1
 
     assert feed.updates(0, 1, caught_up=True) is None  # its lines before the window are read
@@ -196,16 +204,7 @@ async def test_a_feed_holds_only_its_windows_log_and_reads_older_lines_again():
     entries of the window's versions only, and a follower from the start gets every line of
     its seat, exactly the log route's, in its one merged update (the older ones read again
     from the store): the feed's memory does not grow with the match (docs/benchmarks.md)."""
-    store = CountingStore()
-    service = MatchService(store, seeds=counted_seeds(DEALS))
-    table = await Table.open(service, 2)
-    rng = random.Random(5)
-    for _ in range(12):
-        await table.play(rng)
-    loaded = await service.cache.load(table.match_id)
-    feed = Feed(store, loaded, QUIET, window=4)
-    stored = await store.load(table.match_id)
-    feed.advance(stored)
+    loaded, feed, stored = await feed_of_four_twelve_commands_on()
 
     assert feed.base == feed.changes[0].first - 1 > 0
     assert len(feed.entries) == feed.version - feed.base
