@@ -98,3 +98,8 @@ export function follow(matchId, token, onUpdate, onTrouble) {
 export function matchIdFromPath() {
   return decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 }
+
+/** Whether a paged answer has a page after this one (its next_offset; else a full page). */
+export function hasMore(page, shown, limit) {
+  return "next_offset" in page ? page.next_offset !== null : shown >= limit;
+}

@@ -1,8 +1,11 @@
-// The lobby: every game with a form from its options schema, and the matches to join, watch or
+// The lobby: the player this browser plays as (sign in, or create one), every game with a form
+// from its options schema, its "Play now" and its leaderboard, and the matches to join, watch or
 // replay. Creating a match keeps its host token in this browser and opens its table.
 
 import { call, held, hold } from "./api.js";
 import { $, h, put, say } from "./dom.js";
+import { me, signInPanel } from "./player.js";
+import { followQueue, playNow } from "./queue.js";
 import { optionsForm } from "./schemaform.js";
 
 /** The lobby's skeleton: the games, then the matches with their three filters. */
@@ -12,6 +15,9 @@ function skeleton() {
   document.title = "Hearthlog: lobby";
   put($("main"),
     h("p", { id: "status", class: "status", role: "status", "aria-live": "polite" }),
+    h("section", { id: "queue", class: "seating", "aria-labelledby": "queue-title", hidden: true }),
+    h("section", { id: "player", class: "seating", "aria-labelledby": "player-title" },
+      h("h2", { id: "player-title" }, "Your player"), h("div", { id: "player-box" })),
     h("section", { "aria-labelledby": "games-title" },
       h("h1", { id: "games-title" }, "Open a match"), h("div", { id: "games", class: "games" })),
     h("section", { "aria-labelledby": "matches-title" },
@@ -46,7 +52,9 @@ function gameCard(game) {
       h("div", { class: "field" }, h("label", { for: `${id}-clock` }, "Turn clock (seconds)"), clock),
       h("div", { class: "field" }, h("label", { for: `${id}-label` }, "Label"), label),
       fields),
-    h("button", { type: "submit", class: "primary" }, `Open a ${game.title} match`));
+    h("button", { type: "submit", class: "primary" }, `Open a ${game.title} match`),
+    playNowPart(game, id, seats, read, scripted),
+    h("p", { class: "links" }, h("a", { href: `/leaderboard/${encodeURIComponent(game.id)}` }, `${game.title} leaderboard`)));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
@@ -62,6 +70,32 @@ function gameCard(game) {
     }
   });
   return form;
+}
+
+/** A game's "Play now": queue the signed-in player for a table of this game (the seats and
+ * options above), rated or casual, with bots allowed to fill after a wait or not. */
+function playNowPart(game, id, seats, read, scripted) {
+  const rated = h("input", { id: `${id}-rated`, type: "checkbox", checked: true });
+  const bots = h("input", { id: `${id}-bots`, type: "checkbox" });
+  const go = async () => {
+    if (scripted()) {
+      say("A scripted deal is for practice matches only: open a match with it instead.", "error");
+      return;
+    }
+    try {
+      await playNow({ game: game.id, seats: Number(seats.value), rated: rated.checked, options: read(),
+        bots: bots.checked });
+    } catch (error) {
+      say(`Could not queue: ${error.message}`, "error");
+    }
+  };
+  return h("fieldset", { class: "play-now", "data-signed-in": String(Boolean(me())) },
+    h("legend", {}, "Play now"),
+    h("div", { class: "row" },
+      h("label", { class: "check" }, rated, "Rated"),
+      h("label", { class: "check" }, bots, "Bots may fill the table if I wait long")),
+    h("button", { type: "button", class: "play-now-button", onclick: go }, `Play ${game.title} now`),
+    h("small", { class: "help signed-out-only" }, "Sign in as a player (above) to play now."));
 }
 
 /** One listed match: its game, players, status and the links that fit it. */
@@ -110,12 +144,27 @@ async function showTournaments(titles) {
   put($("tournaments"), rows.length ? rows : h("li", { class: "empty" }, "No tournaments yet."));
 }
 
+/** The games' "Play now" buttons work only for a signed-in player. */
+function markSignedIn() {
+  const signedIn = Boolean(me());
+  for (const part of document.querySelectorAll(".play-now")) {
+    part.dataset.signedIn = String(signedIn);
+    part.querySelector(".play-now-button").disabled = !signedIn;
+  }
+}
+
 async function main() {
   skeleton();
   try {
     const { games } = await call("GET", "/games");
     const titles = Object.fromEntries(games.map((g) => [g.id, g.title]));
     put($("games"), games.map(gameCard));
+    signInPanel($("player-box"), () => {
+      markSignedIn();
+      followQueue($("queue"), titles);
+    });
+    markSignedIn();
+    followQueue($("queue"), titles);
     for (const tab of document.querySelectorAll(".tab")) {
       tab.addEventListener("click", () => {
         shown = tab.dataset.status;

@@ -6,6 +6,7 @@ import { call, follow, held, hold, matchIdFromPath, release } from "./api.js";
 import { installCardInfo, learnCards, rulesPanel } from "./cardinfo.js";
 import { $, h, put, say, titled } from "./dom.js";
 import { Picker } from "./picker.js";
+import { me, seatIn } from "./player.js";
 import { drawTable, groupActions, rulesOf } from "./tables/index.js";
 import { turnSignal } from "./signal.js";
 
@@ -132,10 +133,12 @@ async function drawSeating() {
   }
   const parts = [h("h2", {}, "Seats"), h("ul", { class: "seats" }, seats)];
   if (free > 0 && seat() === null) {
-    const name = h("input", { id: "join-name", type: "text", maxlength: 32, required: true, autocomplete: "nickname" });
+    const player = me(); // signed in: the seat is the player's, its name unless another is given
+    const name = h("input", { id: "join-name", type: "text", maxlength: 32, required: !player,
+      placeholder: player?.name, autocomplete: "nickname" });
     const clientSeed = h("input", { id: "join-seed", type: "text", maxlength: 128, placeholder: "optional" });
     const form = h("form", { class: "join", "aria-label": "Take a seat" },
-      h("div", { class: "field" }, h("label", { for: "join-name" }, "Your name"), name),
+      h("div", { class: "field" }, h("label", { for: "join-name" }, player ? "Your name (yours as a player if empty)" : "Your name"), name),
       h("button", { type: "submit", class: "primary" }, "Take a seat"),
       h("details", { class: "field advanced" }, h("summary", {}, "Advanced"),
         h("div", { class: "field" }, h("label", { for: "join-seed" }, "Your client seed"), clientSeed,
@@ -144,10 +147,12 @@ async function drawSeating() {
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       try {
-        const body = { name: name.value };
+        const body = {};
+        if (name.value) body.name = name.value;
         if (clientSeed.value) body.client_seed = clientSeed.value;
-        const taken = await call("POST", `/matches/${matchId}/seats`, { body });
-        hold(matchId, { seat: taken.seat, token: taken.token, name: name.value });
+        const taken = await call("POST", `/matches/${matchId}/seats`, { body, token: player?.token });
+        // A player's own token acts for its seat: the browser keeps that, not a second token.
+        hold(matchId, { seat: taken.seat, token: player?.token ?? taken.token, name: name.value || player?.name });
         mine = held(matchId);
         say(`You took seat ${taken.seat}. Your seat is kept in this browser.`);
         connect();
@@ -322,6 +327,14 @@ async function main() {
   }
   installCardInfo();
   setInterval(tick, 250);
+  if (!spectating && !mine.token && me()) {
+    // A seat the signed-in player holds here (taken elsewhere, or by the matcher): its token acts for it.
+    const found = await seatIn(matchId).catch(() => null);
+    if (found !== null) {
+      hold(matchId, { seat: found, token: me().token, name: me().name });
+      mine = held(matchId);
+    }
+  }
   connect();
 }
 
