@@ -1,5 +1,6 @@
 """The web client: the lobby at `/`, a match's table at `/play/{id}`, its replay at `/replay/{id}`,
-a tournament at `/tournament/{id}`.
+a tournament at `/tournament/{id}`, a game's leaderboard at `/leaderboard/{game}`, a player at
+`/player/{id}`.
 
 One HTML page and ES modules from ``service/http/web`` (no build step; docs/web.md says why): the
 page loads the module its address names, which calls only the public API. None of these routes
@@ -48,7 +49,20 @@ def tournament(tournament_id: FromPath[str]) -> File:
     return page()
 
 
+@get("/leaderboard/{game:str}", include_in_schema=False, sync_to_thread=False)
+def leaderboard(game: FromPath[str]) -> File:
+    """A game's ratings, best first, paged; provisional ones marked."""
+    return page()
+
+
+@get("/player/{player_id:str}", include_in_schema=False, sync_to_thread=False)
+def player(player_id: FromPath[str]) -> File:
+    """A player: its ratings with their history charted, its matches and tournaments."""
+    return page()
+
+
 def web_client() -> Router:
     """The pages and their assets (/ui/...)."""
     assets = create_static_files_router(path="/ui", directories=[WEB], include_in_schema=False)
-    return Router(path="/", route_handlers=[lobby, table, replay, tournament, assets])
+    pages = [lobby, table, replay, tournament, leaderboard, player]
+    return Router(path="/", route_handlers=[*pages, assets])
