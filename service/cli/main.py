@@ -495,9 +495,15 @@ def parser() -> argparse.ArgumentParser:
     from service.cli.tournament import add_tournament  # the organizer's commands
 
     add_tournament(commands, command)
+    from service.cli.apps import add_app  # the operator's client apps
+
+    add_app(commands, command)
     check = command(commands, "verify", verify, "verify an export offline (exit 0 when all pass)")
-    check.add_argument("file", metavar="FILE", help="one match's JSON export, NDJSON of many, or "
-                       "a tournament's bundle")
+    check.add_argument("file", metavar="FILE", nargs="+", help="one match's JSON export, NDJSON "
+                       "of many, or a tournament's bundle (several only with --ratings)")
+    check.add_argument("--ratings", metavar="RATINGS", help="a game's ratings export (NDJSON): "
+                       "recomputed from the verified matches of every FILE, the first "
+                       "difference named (docs/ratings.md)")
     check.add_argument("--jobs", type=at_least_one, metavar="N",
                        help="worker processes (default: one per core; 1: this process only)")
     top.description = (f"Hearthlog {release()}: an event-sourced match service for card games. "

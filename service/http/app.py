@@ -22,6 +22,7 @@ from litestar.openapi.plugins import JsonRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 
 from service.errors import ServiceError
+from service.http.api.apps import AppController, rate_limited
 from service.http.api.common import AnyRequest, errors
 from service.http.api.docs_page import OfflineSwaggerUI, docs_assets
 from service.http.api.documents import (
@@ -229,8 +230,8 @@ def cors_config() -> CORSConfig | None:
     return CORSConfig(
         allow_origins=[o for o in origins if o],
         allow_methods=["GET", "POST", "DELETE"],
-        allow_headers=["Authorization", "Content-Type", "Last-Event-ID"],
-        expose_headers=["Retry-After", "X-Match-Count"],
+        allow_headers=["Authorization", "Content-Type", "Last-Event-ID", "X-Api-Key"],
+        expose_headers=["Retry-After", "X-Match-Count", "RateLimit", "RateLimit-Policy"],
     )
 
 
@@ -273,7 +274,7 @@ def create_app(database_url: str | None = None, read_database_url: str | None = 
     app = Litestar(
         route_handlers=[health, GameController, MatchController, StreamController,
                         ReplayController, ExportController, TournamentController,
-                        web_client(), docs_assets()],
+                        AppController, web_client(), docs_assets()],
         exception_handlers={
             ServiceError: service_error,
             **{kind: database_down for kind in UNAVAILABLE},
@@ -293,9 +294,10 @@ def create_app(database_url: str | None = None, read_database_url: str | None = 
         if database_url else [],
         request_max_body_size=MAX_BODY,
     )
-    wrap(app, limits)
+    wrap(app, limits, clock)
     described_bodies(app.openapi_schema)
     map_discriminators(app.openapi_schema)
     closed_commands(app.openapi_schema)
     shape(app.openapi_schema)  # as generators read it with default options
+    rate_limited(app.openapi_schema)  # X-Api-Key and the RateLimit fields, on every route
     return app

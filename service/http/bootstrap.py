@@ -12,6 +12,7 @@ runner of every committed append; the sweep hands due matches to the bot runner.
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 import asyncpg
 from litestar import Litestar
 
+from service.apps import OPERATOR_TOKEN, AppService
 from service.background import Background
 from service.http.limits import Limits, StreamSlots
 from service.http.serving import pool_size
@@ -30,6 +32,7 @@ from service.matches import MatchService
 from service.reads import Reads, RoutedExports
 from service.sources import Clock, SeedSource
 from service.store import PostgresStore
+from service.store.apps import AppStore
 from service.store.migrations import apply_migrations
 from service.store.provisioning import create_pool
 from service.store.replica import ReadSettings, Standby
@@ -51,11 +54,19 @@ class Services:
     live: Settings  # bot delay, heartbeat, sweep interval
     limits: Limits
     stream_slots: StreamSlots  # open streams, per caller and in all
+    apps: AppService  # client apps: their keys and quotas (the front asks it)
 
 
 def services(app: Litestar) -> Services:
     """The services of a running app: the one place that reads them from the app's state."""
     found: Services = app.state.services
+    return found
+
+
+def started(app: Litestar) -> Services | None:
+    """The services once the app's lifespan has made them; None before, or with no database
+    (the front asks on every request, before and after)."""
+    found: Services | None = getattr(app.state, "services", None)
     return found
 
 
@@ -94,7 +105,9 @@ async def bootstrap(
                 yield Services(pool=pool, matches=matches, exports=RoutedExports(reads),
                                tournaments=tournaments, rounds=rounds,
                                hub=hub, live=live, limits=limits,
-                               stream_slots=StreamSlots(limits))
+                               stream_slots=StreamSlots(limits),
+                               apps=AppService(AppStore(pool), os.environ.get(OPERATOR_TOKEN),
+                                               now=lambda: clock().timestamp()))
             finally:
                 for loop in reversed(loops):
                     await loop.stop()

@@ -15,8 +15,15 @@ import msgspec
 DISTRIBUTION_COLUMN = "match_id"
 COLOCATE_WITH = "matches"
 
-# Copied whole to every node: small, rarely written, read by joins anywhere.
-REFERENCE = frozenset({"schema_migrations"})
+# Copied whole to every node: small, rarely written, read by joins anywhere. ``apps`` (client
+# apps, migration 0011): a few rows an operator writes, read by key hash on any request, and
+# named by ``players.app_id`` in any group.
+REFERENCE = frozenset({"schema_migrations", "apps"})
+
+# Players (migration 0010): each written once, when made, and read beside either group's tables
+# (a seat's player in the match group, an entrant's in the tournament group), so copied whole
+# to every node: its unique keys (name, token hash) then need no distribution column.
+PLAYER_TABLES = frozenset({"players"})
 
 # A second co-location group, distributed by tournament_id (the tournament tables, migration
 # 0008), anchored on ``tournaments``; a tournament table's match_id is a plain column, never a
@@ -61,7 +68,7 @@ class Placement(msgspec.Struct, frozen=True):
 
 def placement(table: str) -> tuple[str, str | None]:
     """("reference", None), ("tournament", tournament_id) or ("match", match_id)."""
-    if table in REFERENCE:
+    if table in REFERENCE or table in PLAYER_TABLES:
         return "reference", None
     if table in TOURNAMENT_GROUP:
         return "tournament", TOURNAMENT_COLUMN
