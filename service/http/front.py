@@ -19,15 +19,21 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from service.http.api.docs_page import DOCS_POLICY
-from service.http.limits import ClientLimits, Limits
+from service.http.bootstrap import started
+from service.http.limits import ClientLimits, Identify, Limits
 from service.logs import AccessLog, logged_path
+from service.sources import Clock, wall_clock
 
 
-def wrap(app: Litestar, limits: Limits) -> None:
-    """Put the access log, the per-client limits and (if configured) the proxy headers around
-    the app's handler."""
+def wrap(app: Litestar, limits: Limits, clock: Clock = wall_clock) -> None:
+    """Put the access log, the per-client limits (their windows run by ``clock``) and (if
+    configured) the proxy headers around the app's handler."""
+    def apps() -> Identify | None:
+        running = started(app)
+        return running.apps.identify if running is not None else None
+
     handler: ASGIApp = AccessLog(SecurityHeaders(ClientLimits(
-        SlowReaders(app.asgi_handler, limits.send_seconds), limits)))
+        SlowReaders(app.asgi_handler, limits.send_seconds), limits, apps, clock)))
     proxies = os.environ.get("HEARTHLOG_TRUSTED_PROXIES")
     if proxies:
         # uvicorn's middleware is typed with uvicorn's own ASGI protocol types, litestar's
