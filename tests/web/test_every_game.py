@@ -38,12 +38,22 @@ WE_DEAL = json.dumps({"deal": [[
     "lensmaker",  # Ash's first draw
     "lamp_warden", "lamp_warden", "lamp_warden", "gale", "gale", "veilkeeper", "veilkeeper",
     "sootsweep", "sootsweep", "ferrywoman", "moth_duchess"]]})
+# Deathwick at two seats: the bot's Candle opens with every ace, three, four and six, so each
+# card it holds Haunts Ash or is Cast at her (Sight, Scare, Drain, Claim), and each of those
+# opens a window Ash answers; only a Pass (one move of nine or more) opens none.
+DW_SCRIPT = "JSON object with any of: candles, dark, offers"
+DW_DEAL = json.dumps({"candles": [[], [f"{rank}{suit}" for rank in "A346" for suit in "SHCD"]]})
+# Ember: Ash (seat 0, dealt the deck's first five) holds the four sevens and an Archmage, so
+# every creature she can conjure (a pair, a trio, a spellbook, a quartet) is paid by more than
+# one handful of them, and a conjure asks her to choose the cards paid.
+EMBER_SCRIPT = "JSON object with any of: deck, tutors, artifacts"
+EMBER_DEAL = json.dumps({"deck": ["air-7", "earth-7", "fire-7", "water-7", "archmage"]})
 # (game, seats, the lobby's fields that keep a match short, what its table draws)
 GAMES = [
     ("wick-and-ember", 3, {"Ember Target": "2", "Opener": "0", SCRIPT: WE_DEAL}, ".we .seats-ring"),
     ("whiteout-road", 2, {}, "svg.road"),
-    ("deathwick", 2, {"Turn clock (seconds)": "600"}, ".dw .seats-ring"),
-    ("ember", 2, {"Turn Cap": "10", "Call At": "20"}, "section.pool"),
+    ("deathwick", 2, {"Turn clock (seconds)": "600", DW_SCRIPT: DW_DEAL}, ".dw .seats-ring"),
+    ("ember", 2, {"Turn Cap": "10", "Call At": "20", EMBER_SCRIPT: EMBER_DEAL}, "section.pool"),
 ]
 # Moves a seat prefers, so that a match reaches what the test is after: Ember's conjures and
 # draws fill hands past their size and ask for payments, which its choosers serve.
@@ -120,7 +130,7 @@ async def test_a_whole_match_is_played_from_the_lobby_by_picking(
     await page.get_by_text("How to play").click()  # the rules panel, and a card's text on a tap
     assert await page.locator("#rules p").count() > 0
     if game == "deathwick":  # each window Ash could answer showed its clock
-        assert checked["windows"]  # the bot haunts her several times a match
+        assert checked["windows"]  # the bot's scripted hands haunt her or cast at her
         assert all("The window's clock: Ash by" in text for text in checked["windows"])
     if game == "ember":
         assert picks.chosen_sets > 0  # a discard or a payment chosen in a chooser
