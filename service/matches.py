@@ -121,6 +121,7 @@ class MatchService:
                 label=body.label,
                 seed_commitment=hashlib.sha256(seed).hexdigest(),
                 turn_seconds=body.turn_seconds,
+                rated=body.rated,
             )
         state = match.evolve(game, None, created)
         await self.store.create_match(NewMatch(

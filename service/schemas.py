@@ -153,6 +153,10 @@ class CreateMatch(Body):
         Meta(ge=1, le=86400, description="A turn clock: a seat that does not act in time is "
              "played for by the server (the random bot's choice), logged as timed out"),
     ] | None = None
+    rated: Annotated[
+        bool, Meta(description="A rated match: its result changes its players' ratings; every "
+                   "seat is taken with a player's token or given to a server bot; never practice")
+    ] = False
 
 
 class ResultInfo(msgspec.Struct, kw_only=True):
@@ -380,3 +384,66 @@ class StreamTicket(msgspec.Struct, kw_only=True):
     seat: int
     ticket: str
     expires_at: datetime
+
+
+class NewPlayer(Body):
+    """Make a player: an identity across matches and tournaments, with its own token."""
+
+    name: Name
+
+
+class PlayerCreated(msgspec.Struct, kw_only=True):
+    """A new player and its token (shown once; send it as `Authorization: Bearer`)."""
+
+    player_id: str
+    name: str
+    token: str
+
+
+class PlayerProfile(msgspec.Struct, kw_only=True):
+    """A player as anyone may see it."""
+
+    player_id: str
+    name: str
+    created_at: datetime
+
+
+class PlayerMatch(msgspec.Struct, kw_only=True):
+    """A match a player took a seat in, and how it went for that seat."""
+
+    match_id: str
+    game: str
+    status: Literal["lobby", "playing", "finished"]
+    practice: bool
+    seat: int
+    place: Annotated[int | None, Meta(
+        description="The seat's place once finished (1 is first; seats that tie share one)")]
+    won: bool | None
+    created_at: datetime
+    finished_at: datetime | None
+
+
+class PlayerMatchPage(msgspec.Struct, kw_only=True):
+    """One page of a player's matches, newest first."""
+
+    matches: list[PlayerMatch]
+    next_offset: int | None
+
+
+class PlayerTournament(msgspec.Struct, kw_only=True):
+    """A tournament a player registered in: its entrant number and name there."""
+
+    tournament_id: str
+    name: str
+    status: str
+    entrant: int
+    entrant_name: str
+    created_at: datetime
+    finished_at: datetime | None
+
+
+class PlayerTournamentPage(msgspec.Struct, kw_only=True):
+    """One page of a player's tournaments, newest first."""
+
+    tournaments: list[PlayerTournament]
+    next_offset: int | None

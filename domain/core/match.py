@@ -41,6 +41,7 @@ class MatchCreated(msgspec.Struct, tag="match_created", frozen=True, kw_only=Tru
     label: str | None = None
     seed_commitment: str
     turn_seconds: int | msgspec.UnsetType = msgspec.UNSET  # unset (and not encoded): no clock
+    rated: bool | msgspec.UnsetType = msgspec.UNSET  # set (True) only for a rated match
 
 
 class SeatJoined(msgspec.Struct, tag="seat_joined", frozen=True, kw_only=True):
@@ -50,6 +51,7 @@ class SeatJoined(msgspec.Struct, tag="seat_joined", frozen=True, kw_only=True):
     name: str
     client_seed: str | None = None
     bot: str | msgspec.UnsetType = msgspec.UNSET  # the server-side bot playing it; unset: a person
+    player: str | msgspec.UnsetType = msgspec.UNSET  # the player id that took it; unset: none
 
 
 class MatchStarted(msgspec.Struct, tag="match_started", frozen=True, kw_only=True):
@@ -66,11 +68,13 @@ MatchEvent = MatchCreated | SeatJoined | MatchStarted | SeatTimedOut
 
 
 class JoinSeat(msgspec.Struct, tag="join_seat", frozen=True, kw_only=True):
-    """Take the next free seat."""
+    """Take the next free seat; ``player`` is the id of the player taking it (the service fills
+    it from the player's token, never from a request body)."""
 
     name: str
     client_seed: str | None = None
     bot: str | None = None
+    player: str | None = None
 
 
 class StartMatch(msgspec.Struct, tag="start_match", frozen=True, kw_only=True):
@@ -94,6 +98,7 @@ class Lobby(msgspec.Struct, frozen=True, kw_only=True):
     names: tuple[str, ...] = ()
     client_seeds: tuple[str | None, ...] = ()
     bots: tuple[str | None, ...] = ()
+    players: tuple[str | None, ...] = ()  # each seat's player id (None: anonymous or a bot)
     version: int = 1
 
 
@@ -112,6 +117,7 @@ class Table(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     client_seeds: tuple[str | None, ...]
     game: S
     bots: tuple[str | None, ...] = ()
+    players: tuple[str | None, ...] = ()
     version: int = 0
     owing: tuple[int, ...] = ()
     since: tuple[int, ...] = ()
@@ -132,14 +138,18 @@ def open_match(
     label: str | None,
     seed_commitment: str,
     turn_seconds: int | None = None,
+    rated: bool = False,
 ) -> MatchCreated:
-    """Check a new match's seat count, options and turn clock, and return its first event."""
+    """Check a new match's seat count, options, turn clock and rating, and return its first
+    event."""
     if not game.min_seats <= seats <= game.max_seats:
         raise RuleViolation(
             f"{game.title} is played by {game.min_seats} to {game.max_seats} seats, not {seats}"
         )
     if turn_seconds is not None and not 1 <= turn_seconds <= TURN_SECONDS_MAX:
         raise RuleViolation(f"turn_seconds must be 1 to {TURN_SECONDS_MAX}, or absent for no clock")
+    if rated and practice:
+        raise RuleViolation("a practice match cannot be rated: its deal is chosen, not shuffled")
     game.check_options(decode_options(game, options), seats, practice)
     return MatchCreated(
         game=game.id,
@@ -151,6 +161,7 @@ def open_match(
         label=label,
         seed_commitment=seed_commitment,
         turn_seconds=msgspec.UNSET if turn_seconds is None else turn_seconds,
+        rated=True if rated else msgspec.UNSET,
     )
 
 
@@ -236,12 +247,27 @@ def _join(game: Game, state: Lobby, command: JoinSeat) -> SeatJoined:
     seed = command.client_seed
     if seed is not None and not 1 <= len(seed) <= CLIENT_SEED_MAX:
         raise RuleViolation(f"a client seed must be 1 to {CLIENT_SEED_MAX} characters")
+    _check_player(state, command)
+    player = msgspec.UNSET if command.player is None else command.player
     if command.bot is None:
-        return SeatJoined(seat=len(state.names), name=name, client_seed=seed)
+        return SeatJoined(seat=len(state.names), name=name, client_seed=seed, player=player)
     if command.bot not in bot_names(game):
         known = ", ".join(bot_names(game))
         raise RuleViolation(f"{game.title} has no bot {command.bot!r}; its bots: {known}")
     return SeatJoined(seat=len(state.names), name=name, client_seed=seed, bot=command.bot)
+
+
+def _check_player(state: Lobby, command: JoinSeat) -> None:
+    """A seat of a rated match is a player's or a server bot's; a player takes one seat a table;
+    a bot's seat is nobody's."""
+    if command.bot is not None and command.player is not None:
+        raise RuleViolation("a server bot's seat cannot also be a player's")
+    if rated(state) and command.bot is None and command.player is None:
+        raise RuleViolation("this match is rated: a seat is taken by a player (send the "
+                            "player's token) or given to a server bot")
+    if command.player is not None and command.player in state.players:
+        seat = state.players.index(command.player)
+        raise RuleViolation(f"this player already holds seat {seat} at this table")
 
 
 def _bot_name(state: Lobby) -> str:
@@ -337,6 +363,7 @@ def evolve(
                 names=(*state.names, event.name),
                 client_seeds=(*state.client_seeds, event.client_seed),
                 bots=(*state.bots, None if event.bot is msgspec.UNSET else event.bot),
+                players=(*state.players, None if event.player is msgspec.UNSET else event.player),
                 version=state.version + 1,
             )
         case Lobby(), MatchStarted():
@@ -346,6 +373,7 @@ def evolve(
                 client_seeds=state.client_seeds,
                 game=game.initial,
                 bots=state.bots,
+                players=state.players,
                 version=state.version + 1,
             )
     raise BrokenInvariant(f"cannot apply {type(event).__name__} to {type(state).__name__}")
@@ -372,6 +400,16 @@ def dealt(game: Rulebook[S, Any, Any, Any, Any], state: MatchStateOf[S]) -> bool
 def bot_of(state: MatchState, seat: int) -> str | None:
     """The bot playing a seat, or None for a person."""
     return state.bots[seat] if seat < len(state.bots) else None
+
+
+def player_of(state: MatchState, seat: int) -> str | None:
+    """The player id holding a seat, or None for an anonymous seat or a bot's."""
+    return state.players[seat] if seat < len(state.players) else None
+
+
+def rated(state: MatchState) -> bool:
+    """Whether the match is rated (its players' ratings change with its result)."""
+    return state.created.rated is True
 
 
 def owing_since(state: MatchState) -> dict[int, int]:

@@ -29,11 +29,13 @@ from service.live.hub import Hub, Listener, Settings
 from service.live.probing import Probing
 from service.live.sweep import Sweep
 from service.matches import MatchService
+from service.players import PlayerService
 from service.reads import Reads, RoutedExports
 from service.sources import Clock, SeedSource
 from service.store import PostgresStore
 from service.store.apps import AppStore
 from service.store.migrations import apply_migrations
+from service.store.players import PlayerStore
 from service.store.provisioning import create_pool
 from service.store.replica import ReadSettings, Standby
 from service.store.tournaments import TournamentStore
@@ -54,6 +56,7 @@ class Services:
     live: Settings  # bot delay, heartbeat, sweep interval
     limits: Limits
     stream_slots: StreamSlots  # open streams, per caller and in all
+    players: PlayerService  # players: their tokens, names, matches and tournaments
     apps: AppService  # client apps: their keys and quotas (the front asks it)
 
 
@@ -105,6 +108,7 @@ async def bootstrap(
                 yield Services(pool=pool, matches=matches, exports=RoutedExports(reads),
                                tournaments=tournaments, rounds=rounds,
                                hub=hub, live=live, limits=limits,
+                               players=PlayerService(PlayerStore(pool, clock=clock)),
                                stream_slots=StreamSlots(limits),
                                apps=AppService(AppStore(pool), os.environ.get(OPERATOR_TOKEN),
                                                now=lambda: clock().timestamp()))
