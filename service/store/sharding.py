@@ -33,7 +33,14 @@ TOURNAMENT_ANCHOR = "tournaments"
 TOURNAMENT_GROUP = frozenset(
     {"tournaments", "tournament_entrants", "tournament_rounds", "tournament_tables"}
 )
-ANCHORS = {"match": COLOCATE_WITH, "tournament": TOURNAMENT_ANCHOR}
+# A third group, distributed by game (the ratings, migration 0012), anchored on rated_matches:
+# every read and every apply of ratings names one game, so each runs on one shard, and the
+# per-game sequence can be a unique key. A rated match's match_id is a plain column: the
+# ratings read the match group apart, never in a join (service/store/ratings.py).
+RATING_COLUMN = "game"
+RATING_ANCHOR = "rated_matches"
+RATING_GROUP = frozenset({"rated_matches", "rating_updates"})
+ANCHORS = {"match": COLOCATE_WITH, "tournament": TOURNAMENT_ANCHOR, "rating": RATING_ANCHOR}
 
 _TABLES = """SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
     WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') ORDER BY c.relname"""
@@ -54,7 +61,7 @@ class Placement(msgspec.Struct, frozen=True):
     """Where one table goes: a reference table, or distributed by ``column`` with a group."""
 
     table: str
-    kind: str  # "reference", "match" or "tournament"
+    kind: str  # "reference", "match", "tournament" or "rating"
     column: str | None
     colocate_with: str | None  # "none" for a group's anchor, else the anchor's name
 
@@ -67,11 +74,14 @@ class Placement(msgspec.Struct, frozen=True):
 
 
 def placement(table: str) -> tuple[str, str | None]:
-    """("reference", None), ("tournament", tournament_id) or ("match", match_id)."""
+    """("reference", None), ("tournament", tournament_id), ("rating", game) or ("match",
+    match_id)."""
     if table in REFERENCE or table in PLAYER_TABLES:
         return "reference", None
     if table in TOURNAMENT_GROUP:
         return "tournament", TOURNAMENT_COLUMN
+    if table in RATING_GROUP:
+        return "rating", RATING_COLUMN
     return "match", DISTRIBUTION_COLUMN
 
 
@@ -80,7 +90,7 @@ def plan(tables: list[str], parents: Mapping[str, set[str]] | None = None) -> li
     group's anchor, then every table after the tables its foreign keys point at."""
     parents = parents or {}
     kinds = {table: placement(table) for table in tables}
-    rank = {"reference": 0, "match": 1, "tournament": 2}
+    rank = {"reference": 0, "match": 1, "tournament": 2, "rating": 3}
 
     def key(table: str) -> tuple[int, bool, str]:
         kind = kinds[table][0]
