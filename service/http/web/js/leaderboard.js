@@ -21,7 +21,7 @@ function skeleton(title) {
       "Only rated matches count; server bots are rated too, by name."),
     h("div", { class: "standings", role: "region", tabindex: 0, "aria-labelledby": "title" },
       h("div", { id: "board" })),
-    h("nav", { class: "row pager", "aria-label": "Pages" },
+    h("nav", { id: "pager", class: "row pager", "aria-label": "Pages" },
       h("button", { type: "button", id: "previous" }, "Previous page"),
       h("span", { id: "page-of", class: "meta" }),
       h("button", { type: "button", id: "next" }, "Next page")),
@@ -56,13 +56,14 @@ async function show() {
   const entries = page.ratings ?? page.entries ?? page.items ?? [];
   const table = entries.length
     ? h("table", { class: "standings-table" },
-      h("caption", {}, `Ranks ${offset + 1} to ${offset + entries.length}${page.total ? ` of ${page.total}` : ""}`),
+      h("caption", {}, `Ranks ${offset + 1} to ${offset + entries.length}${page.subjects ? ` of ${page.subjects}` : ""}`),
       h("thead", {}, h("tr", {}, ["Rank", "Player", "μ", "σ", "μ − 3σ", "Games"].map((c) => h("th", { scope: "col" }, c)))),
-      h("tbody", {}, entries.map((e, i) => row(e, offset + i + 1))))
+      h("tbody", {}, entries.map((e, i) => row(e, e.rank ?? offset + i + 1))))
     : h("p", { class: "empty" }, offset ? "No ratings on this page." : "No rated matches of this game have finished yet.");
   put($("board"), table);
   $("previous").disabled = offset === 0;
   $("next").disabled = !hasMore(page, entries.length, LIMIT);
+  $("pager").hidden = $("previous").disabled && $("next").disabled; // one page: no paging
   $("page-of").textContent = entries.length ? `Page ${Math.floor(offset / LIMIT) + 1}` : "";
 }
 

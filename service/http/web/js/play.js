@@ -148,7 +148,7 @@ async function drawSeating() {
       event.preventDefault();
       try {
         const body = {};
-        if (name.value) body.name = name.value;
+        if (name.value || player) body.name = name.value || player.name;
         if (clientSeed.value) body.client_seed = clientSeed.value;
         const taken = await call("POST", `/matches/${matchId}/seats`, { body, token: player?.token });
         // A player's own token acts for its seat: the browser keeps that, not a second token.

@@ -24,7 +24,7 @@ function skeleton() {
     h("section", { "aria-labelledby": "history-title" },
       h("h2", { id: "history-title" }, "Matches"),
       h("ul", { id: "history", class: "matches" }),
-      h("nav", { class: "row pager", "aria-label": "Pages of matches" },
+      h("nav", { id: "pager", class: "row pager", "aria-label": "Pages of matches" },
         h("button", { type: "button", id: "previous" }, "Newer matches"),
         h("span", { id: "page-of", class: "meta" }),
         h("button", { type: "button", id: "next" }, "Older matches"))),
@@ -55,7 +55,7 @@ async function showRatings() {
     const points = historyOf(answer).filter((p) => typeof p.mu === "number" && typeof p.sigma === "number");
     if (!points.length) continue;
     const now = points[points.length - 1];
-    const provisional = answer.provisional ?? answer.rating?.provisional;
+    const provisional = answer.current?.provisional;
     const words = `${title}: μ ${now.mu.toFixed(2)}, σ ${now.sigma.toFixed(2)} after ${points.length} rated ` +
       `match${points.length === 1 ? "" : "es"}${provisional ? " (provisional)" : ""}`;
     parts.push(h("figure", { class: "rating", "data-game": game },
@@ -95,6 +95,7 @@ async function showMatches() {
   put($("history"), matches.length ? matches.map(matchRow) : h("li", { class: "empty" }, "No matches yet."));
   $("previous").disabled = offset === 0;
   $("next").disabled = !hasMore(page, matches.length, LIMIT);
+  $("pager").hidden = $("previous").disabled && $("next").disabled; // one page: no paging
   $("page-of").textContent = matches.length ? `Matches ${offset + 1} to ${offset + matches.length}` : "";
 }
 

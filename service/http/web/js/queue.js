@@ -127,7 +127,7 @@ async function openStream(player) {
   source = new EventSource(`/queue/stream?ticket=${encodeURIComponent(ticket)}`);
   streaming = true;
   const nudge = () => check().catch(() => {});
-  for (const name of ["message", "update", "seated", "waiting"]) source.addEventListener(name, nudge);
+  for (const name of ["waiting", "forming", "seated"]) source.addEventListener(name, nudge);
   source.addEventListener("error", () => {
     if (source?.readyState === EventSource.CLOSED) {
       source = null;
