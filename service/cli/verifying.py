@@ -1,5 +1,7 @@
 """`hearthlog verify`: every match of an export checked offline, in worker processes, each
-reported in the file's order (a tournament's bundle goes to service.cli.tournament)."""
+reported in the file's order (a tournament's bundle goes to service.cli.tournament); with
+``--ratings``, a game's ratings export recomputed from the verified matches of every FILE
+(docs/ratings.md)."""
 
 from __future__ import annotations
 
@@ -22,7 +24,12 @@ def verify(args: argparse.Namespace) -> int:
     except ExtraGamesError as problem:
         print(f"hearthlog verify: {problem}", file=sys.stderr)
         return 2
-    path = Path(args.file)
+    if getattr(args, "ratings", None):
+        return verify_ratings(args)
+    if len(args.file) > 1:
+        print("hearthlog verify: more than one FILE is read only with --ratings", file=sys.stderr)
+        return 2
+    path = Path(args.file[0])
     if not path.is_file():
         print(f"no such file: {path}", file=sys.stderr)
         return 2
@@ -119,3 +126,100 @@ def print_report(where: str, report: Any, error: str | None) -> None:
     for label, value in (("expected", problem.expected), ("found", problem.found)):
         if value is not None:
             print(f"      {label + ':':9} {value}")
+
+
+def verify_ratings(args: argparse.Namespace) -> int:
+    """Verify every match of the FILEs, then recompute the ratings export from the rated ones
+    of its game; exit 0 only when every match verifies and every update agrees."""
+    from projections.ratings_check import check
+    from service.workers import ordered_map, usable_cores
+
+    paths = [Path(args.ratings), *(Path(name) for name in args.file)]
+    missing = next((path for path in paths if not path.is_file()), None)
+    if missing is not None:
+        print(f"no such file: {missing}", file=sys.stderr)
+        return 2
+    try:
+        found, updates = read_ratings(paths[0])
+    except ValueError as problem:
+        print(f"{paths[0]}: not a ratings export: {problem}", file=sys.stderr)
+        return 2
+    matches, total, failed = {}, 0, 0
+    for path in paths[1:]:
+        for where, report, error, rated in ordered_map(
+                check_rated, read_exports(path), args.jobs or usable_cores()):
+            total += 1
+            if report is None or not report.ok:
+                failed += 1
+                print_report(f"{path} {where}", report, error)
+            elif rated is not None and rated.game == found.game:
+                matches[rated.match_id] = rated
+    print(f"{total - failed} of {total} matches verified, {len(matches)} rated of {found.game}")
+    if failed or not total:
+        print("ratings not checked: they are recomputed from verified matches alone")
+        return 1
+    try:
+        checked = check(found, updates, matches)
+    except ValueError as problem:
+        print(f"{paths[0]}: not a ratings export: {problem}", file=sys.stderr)
+        return 2
+    return print_ratings(paths[0], checked)
+
+
+def read_ratings(path: Path) -> tuple[Any, Iterator[tuple[int, Any]]]:
+    """The header of a ratings export and its updates as (line, update), read as needed."""
+    import msgspec
+
+    from projections.ratings import Header, Update
+
+    lines = path.open("rb")
+    try:
+        found = msgspec.json.decode(lines.readline(), type=Header)
+    except msgspec.DecodeError as error:
+        lines.close()
+        raise ValueError(f"line 1: {error}") from None
+
+    def updates() -> Iterator[tuple[int, Any]]:
+        with lines:
+            for number, line in enumerate(lines, start=2):
+                if not line.strip():
+                    continue
+                try:
+                    yield number, msgspec.json.decode(line, type=Update)
+                except msgspec.DecodeError as error:
+                    raise ValueError(f"line {number}: {error}") from None
+
+    return found, updates()
+
+
+def check_rated(item: tuple[str, bytes]) -> tuple[str, Any, str | None, Any]:
+    """``check_text``, and the rated match a verified export describes (None if unrated)."""
+    import msgspec
+
+    from projections.export import decode_export
+    from projections.ratings import rated_match
+
+    where, report, error = check_text(item)
+    if report is None or not report.ok:
+        return where, report, error, None
+    document = decode_export(item[1])
+    opening = [msgspec.json.decode(event.data) for event in document.events
+               if event.version == 1 or event.type == "seat_joined"]
+    result = document.header.result
+    rated = rated_match(document.header.match_id, opening, result.placements) if result else None
+    return where, report, None, rated
+
+
+def print_ratings(path: Path, checked: Any) -> int:
+    """The ratings' verdict: one line when they agree, the first difference when not."""
+    problem = checked.difference
+    if problem is None:
+        print(f"ok    {path}: {checked.updates} updates of {checked.matches} rated matches of "
+              f"{checked.game} recomputed and equal")
+        return 0
+    at = f"line {problem.line}" if problem.line is not None else "matches"
+    print(f"FAIL  {path} {at}: {problem.message}")
+    for label, value in (("expected", problem.expected), ("found", problem.found)):
+        if value is not None:
+            print(f"      {label + ':':9} {value}")
+    return 1
