@@ -90,9 +90,11 @@ class MatchService:
     async def open_table(
         self, game: Game, body: schemas.CreateMatch, match_id: str, host_token_hash: bytes
     ) -> None:
-        """Open a match under a chosen id (a tournament's table); done already if it exists."""
+        """Open a match under a chosen id (a tournament's table, a matchmaking table); done
+        already if it exists. A private one's invite is nobody's: only the server seats it."""
+        invite = auth.token_hash(auth.new_token()) if body.private else None
         with contextlib.suppress(StoreError):
-            await self._open(game, body, match_id, host_token_hash, None)
+            await self._open(game, body, match_id, host_token_hash, invite)
         if await self.store.get_match(match_id) is None:  # refused for another reason
             raise ServiceError(503, f"match {match_id} could not be created; try again")
 
