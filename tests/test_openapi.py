@@ -79,6 +79,7 @@ def test_the_document_says_what_the_server_checks_minimums_optional_stream_token
     past = paths["/matches/{match_id}/replay/{version}"]["get"]["parameters"]
     seat = next(p for p in past if p["name"] == "seat")["schema"]["oneOf"]
     assert {"type": "integer", "minimum": 0} in seat
-    assert paths["/matches/{match_id}/stream"]["get"]["security"] == [{}, {"BearerToken": []}]
+    assert paths["/matches/{match_id}/stream"]["get"]["security"] == [
+        {}, {"BearerToken": []}, {"AppKey": []}, {"BearerToken": [], "AppKey": []}]
     join = schemas["JoinSeat"]
     assert join["if"]["required"] == ["name"] and join["else"]["required"] == ["bot"]

@@ -31,7 +31,8 @@ _MEANINGS = {
     408: "The body was not received in time",
     415: "The body is not JSON (its Content-Type must be application/json)",
     422: "Well-formed, but the rules do not allow it",
-    429: "Too many requests from your address; retry after the Retry-After header",
+    429: "Too many requests from your address (or your app, by its X-Api-Key); retry after "
+         "the Retry-After header",
     503: "The database is unavailable or the server is at a limit; retry after the Retry-After "
          "header",
 }
