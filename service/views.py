@@ -99,7 +99,8 @@ def seat_view(public: schemas.MatchView, loaded: Loaded, seat: int | None) -> sc
     if seat is None:
         return public
     state = loaded.state
-    board = loaded.game.observe(state.game, seat) if isinstance(state, match.Table) else None
+    board = (loaded.game.observed(state.game, seat, public.board)
+             if isinstance(state, match.Table) else None)
     own = next((d.deadline for d in public.deadlines if d.seat == seat), public.deadline)
     return msgspec.structs.replace(public, seat=seat, board=board, deadline=own)
 

@@ -84,6 +84,10 @@ class Rulebook(Generic[S, C, E, V, A]):
     - ``legal_actions(state, seat)``: every complete command the seat may send now, sorted;
     - ``to_act(state)``: the seats the rules are waiting on (empty when the match is over);
     - ``observe(state, seat | None)``: what a seat (None: a spectator) may see;
+    - ``observe_over(state, public, seat)``: the seat's view made from ``public``, the
+      spectator's view of the same state, where most of a view is alike for every viewer
+      (Deathwick's twenty players): a feed shapes every seat's update of one change, so the
+      shared part is built once; it must equal ``observe(state, seat)`` (None: ``observe``).
     - ``log_entries(before, event)``: the lines an event gives, judged against the state before;
     - ``outcome(state)``: the result once the match is over, else None;
     - ``secrets(state, seat | None)``: the texts of every hidden value that seat (None: a
@@ -134,6 +138,7 @@ class Rulebook(Generic[S, C, E, V, A]):
     may_act: Callable[[S], tuple[int, ...]] | None = None
     cards: tuple[CardText, ...] = ()
     offer: Callable[[S, int], list[Any]] | None = None
+    observe_over: Callable[[S, V, int], V] | None = None
 
     def decide(self, state: S, seat: int, command: C, rng: Rng) -> list[E]:
         """The events a seat's command causes (``decide_steps`` without the state they lead to)."""
@@ -143,6 +148,13 @@ class Rulebook(Generic[S, C, E, V, A]):
         """The seat's legal actions as a client is offered them (``offer``, else
         ``legal_actions``): complete commands and templates."""
         return self.legal_actions(state, seat) if self.offer is None else self.offer(state, seat)
+
+    def observed(self, state: S, seat: int, public: V | None) -> V:
+        """The seat's view, made from ``public`` (the spectator's view of ``state``) when the game
+        can (``observe_over``) and it is given, else observed afresh."""
+        if public is None or self.observe_over is None:
+            return self.observe(state, seat)
+        return self.observe_over(state, public, seat)
 
     def acting(self, state: S) -> tuple[int, ...]:
         """The seats that may send a command now (``may_act``, else the seats in ``to_act``)."""

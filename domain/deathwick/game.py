@@ -54,6 +54,7 @@ def rulebook(ruleset: Ruleset) -> DeathwickRulebook:
         offer=offer,
         to_act=to_act,
         observe=observer.observe,
+        observe_over=observer.observe_over,
         log_entries=log.log_entries,
         outcome=outcomes.outcome,
         secrets=audit.secrets,

@@ -106,44 +106,34 @@ class DeathwickView(msgspec.Struct, tag="deathwick", frozen=True, kw_only=True):
     legal_actions: tuple[Command, ...]
 
 
-class _Public(msgspec.Struct, frozen=True):
-    """What every viewer of one state is shown alike, built once for all of them."""
-
-    state: Circle
-    view: DeathwickView  # the spectator's view: every seat's private part empty
-    players: tuple[DeathwickPlayerView, ...]  # each with ``you`` False
-
-
-_last: list[_Public] = []  # the public part of the state observed last: its seats reuse it
-
-
 def observe(state: State | Unformed, seat: int | None) -> DeathwickView:
-    """The view of one seat (None for a spectator): the public part, shared by every viewer of
-    the same state (a feed shapes one update per seat from one state), and the seat's own."""
+    """The view of one seat (None for a spectator): the public part, then the seat's own."""
     if isinstance(state, Unformed):
         raise BrokenInvariant("nothing is on the table before the circle forms")
     public = _public(state)
-    if seat is None:
-        return public.view
+    return public if seat is None else observe_over(state, public, seat)
+
+
+def observe_over(state: State | Unformed, public: DeathwickView, seat: int) -> DeathwickView:
+    """A seat's view made from the spectator's view of the same state (``Rulebook.observe_over``:
+    a feed shapes one update per seat from one state, so the public part is built once)."""
+    if isinstance(state, Unformed):
+        raise BrokenInvariant("nothing is on the table before the circle forms")
     players = list(public.players)
     players[seat] = msgspec.structs.replace(players[seat], you=True)
     return msgspec.structs.replace(
-        public.view, you=seat, players=tuple(players),
+        public, you=seat, players=tuple(players),
         hand=tuple(cards.code(c) for c in state.players[seat].hand),
         sights=_sights(state, seat), legal_actions=tuple(legal_actions(state, seat)),
     )
 
 
-def _public(state: Circle) -> _Public:
-    """The public part of ``state``'s views: the last one built when it was of this very state
-    (it depends on nothing else, so this is only a saving), else built and kept in its place."""
-    last = _last[0] if _last else None
-    if last is not None and last.state is state:
-        return last
+def _public(state: Circle) -> DeathwickView:
+    """The spectator's view: what every viewer of ``state`` is shown alike."""
     phase = "draft" if isinstance(state, Drafting) else "over" if isinstance(state, Over) \
         else "play"
     players = tuple(_player(state, other, None) for other in range(len(state.players)))
-    view = DeathwickView(
+    return DeathwickView(
         you=None,
         phase=phase,
         ritual=state.ritual,
@@ -161,9 +151,6 @@ def _public(state: Circle) -> _Public:
         result=DeathwickResultView(winners=state.winners) if isinstance(state, Over) else None,
         legal_actions=(),
     )
-    public = _Public(state=state, view=view, players=players)
-    _last[:] = [public]
-    return public
 
 
 def _player(state: Circle, seat: int, viewer: int | None) -> DeathwickPlayerView:

@@ -227,6 +227,22 @@ def check_codecs(game: Rulebook, played: Played) -> list[str]:
     return capped([f"does not round-trip: {problem}" for problem in found])
 
 
+def check_shared_views(game: Rulebook, played: Played) -> list[str]:
+    """Every seat's view made from the spectator's (``Rulebook.observed``, as a feed shapes each
+    change's updates) is byte for byte the one observed afresh."""
+    found: list[str] = []
+    for batch in batches(game, played):
+        if not isinstance(batch.after, match.Table):
+            continue
+        state = batch.after.game
+        public = game.observe(state, None)
+        for seat in range(batch.after.created.seats):
+            if encode(game.observed(state, seat, public)) != encode(game.observe(state, seat)):
+                found.append(f"seat {seat}'s view made from the spectator's differs at version "
+                             f"{batch.after.version}")
+    return capped(found)
+
+
 def shows(secrets: frozenset[str], text: str) -> list[str]:
     """The secrets a text mentions as whole words ('whiteout' is not in 'whiteout-road')."""
     return sorted(s for s in secrets if s in text and _word(s).search(text))

@@ -21,8 +21,8 @@ from tests.games.conformance import random_match
 BUDGET = 12  # random matches per rulebook in each run (match k has min_seats + k % span seats)
 FULL = 60  # and under `make sample-all`, stretched so every seat count gets FULL_PER_COUNT
 FULL_PER_COUNT = 3
-CHECKS = (conformance.check_codecs, conformance.check_leaks, conformance.check_snapshots,
-          conformance.check_export, conformance.check_replay)
+CHECKS = (conformance.check_codecs, conformance.check_shared_views, conformance.check_leaks,
+          conformance.check_snapshots, conformance.check_export, conformance.check_replay)
 
 
 def full_volume(book: Rulebook) -> int:

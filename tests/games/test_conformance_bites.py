@@ -40,6 +40,11 @@ def leaky(game: Rulebook) -> Rulebook:
     return dataclasses.replace(game, observe=observe)
 
 
+def public_only(game: Rulebook) -> Rulebook:
+    """A seat's view made from the spectator's is the spectator's, its own part never added."""
+    return dataclasses.replace(game, observe_over=lambda state, public, seat: public)
+
+
 def telling(game: Rulebook) -> Rulebook:
     """Every private log line is written to the public log as well."""
 
@@ -85,6 +90,13 @@ def test_the_real_rulebook_passes_the_checks_the_flawed_ones_fail(game):
 def test_the_leak_check_fails_on_an_observer_that_shows_the_next_seats_view(game):
     flawed = leaky(game)
     assert any(conformance.check_leaks(flawed, random_match(flawed, i)) for i in INDEXES)
+
+
+@BOOKS
+def test_the_shared_views_check_fails_when_a_seat_is_shown_only_the_spectators_view(game):
+    played = random_match(game, 0)
+    assert conformance.check_shared_views(game, played) == []
+    assert conformance.check_shared_views(public_only(game), played)
 
 
 @BOOKS
