@@ -27,6 +27,7 @@ from service.store.ratings import Pending, RatingStore
 log = logging.getLogger("hearthlog.ratings")
 SLACK = timedelta(minutes=5)  # how far back each pass looks before the last finish it saw
 PAGE = 500
+CATCH_UP_SECONDS = 30.0  # between catch-ups; a finishing append heard is rated at once
 EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
 NIL = "00000000-0000-0000-0000-000000000000"
 
@@ -94,11 +95,15 @@ class RatingService:
                              updates=updates[:limit],
                              next_offset=offset + limit if len(updates) > limit else None)
 
-    async def export(self, game: str) -> AsyncIterator[bytes]:
+    def export(self, game: str) -> AsyncIterator[bytes]:
         """The NDJSON export: the header line (model and parameters), then every update in
-        sequence order."""
+        sequence order (an unknown game is refused before the first line)."""
+        return self._lines(known(game))
+
+    async def _lines(self, game: str) -> AsyncIterator[bytes]:
+        """The export's lines of a known game."""
         encoder = msgspec.json.Encoder()
-        yield encoder.encode(header(known(game))) + b"\n"
+        yield encoder.encode(header(game)) + b"\n"
         async for batch in self.store.updates(game):
             yield b"".join(encoder.encode(update) + b"\n" for update in batch)
 
@@ -157,7 +162,7 @@ class Rater(Background):
 
     name = "hearthlog-rater"
 
-    def __init__(self, ratings: RatingService, interval: float) -> None:
+    def __init__(self, ratings: RatingService, interval: float = CATCH_UP_SECONDS) -> None:
         self.ratings, self.interval = ratings, interval
         self.retry = Retry(log, first=interval, cap=max(interval, 30.0))
         self._heard: set[str] = set()

@@ -57,6 +57,18 @@ def edited(path: Path, keep: object = None, change: object = None) -> None:
                                 for n, line in enumerate(kept)) + b"\n")
 
 
+def nudged(target: int) -> object:
+    """A change of the line ``target`` of an export: its mu_after a little higher."""
+
+    def nudge(n: int, line: bytes) -> bytes:
+        if n != target:
+            return line
+        update = msgspec.json.decode(line)
+        return msgspec.json.encode({**update, "mu_after": update["mu_after"] + 1e-9})
+
+    return nudge
+
+
 async def test_a_ratings_export_verifies_offline(pool, tmp_path, capsys) -> None:
     """Given 40 matches rated by the server, then the export recomputes equal, exit 0."""
     ratings, matches = await files(pool, some(40), tmp_path)
@@ -71,15 +83,8 @@ async def test_a_changed_rating_is_named(pool, tmp_path, capsys) -> None:
     subject and field, with the recomputed and the found value."""
     ratings, matches = await files(pool, some(20), tmp_path)
     target = 7  # the 7th update (line 8)
-
-    def nudge(n: int, line: bytes) -> bytes:
-        if n != target:
-            return line
-        update = msgspec.json.decode(line)
-        return msgspec.json.encode({**update, "mu_after": update["mu_after"] + 1e-9})
-
     original = msgspec.json.decode(ratings.read_bytes().splitlines()[target])
-    edited(ratings, change=nudge)
+    edited(ratings, change=nudged(target))
     code, out = checked(capsys, ratings, matches)
     assert code == 1
     assert f"line {target + 1}: sequence {original['sequence']}" in out
@@ -136,7 +141,6 @@ async def test_a_thousand_rated_bot_matches_verify_offline(pool, tmp_path, capsy
     code, out = checked(capsys, ratings, matches)
     assert code == 0, out
     assert "1000 of 1000 matches verified, 1000 rated" in out
-    edited(ratings, change=lambda n, line: line.replace(b'"games":3,', b'"games":4,', 1)
-           if n == 500 else line)
+    edited(ratings, change=nudged(500))
     code, out = checked(capsys, ratings, matches)
     assert code == 1 and "line 501" in out
