@@ -1,9 +1,11 @@
 """Who a token is in a match, and what it may do: the seat and host checks, written once.
 
-A token is a seat's (from joining) or the host's (from creating), stored only as a hash. Every use
-case asks here: ``seat`` to act (401 without a valid token, 403 for the host's), ``viewer`` to
-see (a spectator without a token or with the host's), ``host`` to start the match, and
-``own_seat`` for a seat's past views while the match runs.
+A token is a seat's (from joining) or the host's (from creating), stored only as a hash; a
+player's token (service.players) also acts for the seat that player took, asked only when the
+token is neither of the match's own. Every use case asks here: ``seat`` to act (401 without a
+valid token, 403 for the host's), ``viewer`` to see (a spectator without a token or with the
+host's), ``host`` to start the match, and ``own_seat`` for a seat's past views while the match
+runs.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from service.errors import forbidden, not_found, unauthorized
 from service.logs import current_seat
 from service.sources import Clock, wall_clock
 from service.store import Secrets
+from service.store.players import PlayerStore
 
 NEEDS_TOKEN = "send 'Authorization: Bearer <token>'"
 
@@ -28,10 +31,13 @@ class Caller(msgspec.Struct, frozen=True, kw_only=True):
 
 class Access:
     """The token checks of every use case, over one event store; ``clock`` tells when a stream
-    ticket is issued and whether it has expired (service.sources)."""
+    ticket is issued and whether it has expired (service.sources); ``players``, where players
+    are kept, lets a player's token act for the seat it took in a match."""
 
-    def __init__(self, store: Secrets, clock: Clock = wall_clock) -> None:
+    def __init__(self, store: Secrets, clock: Clock = wall_clock,
+                 players: PlayerStore | None = None) -> None:
         self.store, self.clock = store, clock
+        self.players = players
 
     async def caller(self, match_id: str, token: str) -> Caller:
         """Whose token this is in the match; 404 for no match, 401 for nobody's."""
@@ -43,6 +49,10 @@ class Access:
             raise not_found(match_id)
         if auth.same_token(token, host_hash):
             return Caller(host=True)
+        if self.players is not None:  # no seat's token: a player's that took a seat here?
+            seat = await self.players.seat_for_token(match_id, auth.token_hash(token))
+            if seat is not None:
+                return Caller(seat=seat)
         raise unauthorized("the token is not valid for this match")
 
     async def seat(self, match_id: str, token: str | None) -> int:

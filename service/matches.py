@@ -38,6 +38,7 @@ from service.store import (
     VersionConflict,
     match_uuid,
 )
+from service.store.players import Player, PlayerStore
 
 RETRIES = 20
 
@@ -69,12 +70,12 @@ class MatchService:
 
     def __init__(self, store: EventStore, lobby_hours: float = 24.0,
                  reads: Reads | None = None, *, seeds: SeedSource = secret_seed,
-                 clock: Clock = wall_clock) -> None:
+                 clock: Clock = wall_clock, players: PlayerStore | None = None) -> None:
         self.store, self.seeds, self.clock = store, seeds, clock
         self.reads = reads or Reads(store)  # where stale-safe reads go (service.reads)
         self.lobby_for = timedelta(hours=lobby_hours)
         self.cache = StateCache(store)
-        self.access = Access(store, clock)
+        self.access = Access(store, clock, players)
 
     async def create(self, body: schemas.CreateMatch) -> schemas.MatchCreatedAnswer:
         """Open a match: draw and commit to its server seed, hand out the host token."""
@@ -102,7 +103,10 @@ class MatchService:
         self, match_id: str, command: match.JoinSeat, token_hash: bytes | None, expected: int
     ) -> None:
         """Seat a named player at the expected version (409 if it moved): a retry never takes
-        a second seat. ``token_hash`` is the seat token's (a tournament's player token)."""
+        a second seat. ``token_hash`` is the seat token's (a tournament's player token); a
+        player's seat without one gets a token nobody is given (its stream tickets' key)."""
+        if token_hash is None and command.player is not None:
+            token_hash = auth.token_hash(auth.new_token())
         await self._apply(match_id, Sent(None, command, expected=expected, token_hash=token_hash))
 
     async def begin(self, match_id: str, expected: int) -> None:
@@ -160,14 +164,24 @@ class MatchService:
             next_offset=offset + limit if more else None,
         )
 
-    async def join(self, match_id: str, body: schemas.JoinSeat) -> schemas.SeatAnswer:
-        """Take the next free seat and get its token; a bot's seat gets none."""
+    async def join(
+        self, match_id: str, body: schemas.JoinSeat, player: Player | None = None
+    ) -> schemas.SeatAnswer:
+        """Take the next free seat and get its token; a bot's seat gets none. With a player
+        (its token sent), the seat is the player's, named as the player unless named."""
         await self._open_lobby(parse_id(match_id))
         await self.access.invited(parse_id(match_id), body.invite)
+        player = None if body.bot else player  # a server bot's seat is nobody's
+        if body.name is None and body.bot is None and player is None:
+            raise ServiceError(400, "the body needs at least one of name, bot (or send a "
+                               "player's token: 'Authorization: Bearer <player token>')")
         token = None if body.bot else auth.new_token()
-        name = body.name or ""  # prepared by the one name rule as the body was decoded
+        # prepared by the one name rule as the body was decoded
+        name = body.name or (player.name if player else "")
+        command = match.JoinSeat(name=name, client_seed=body.client_seed, bot=body.bot,
+                                 player=player.player_id if player else None)
+        await self._seatable(match_id, command)
         await self._distinct(match_id, name)
-        command = match.JoinSeat(name=name, client_seed=body.client_seed, bot=body.bot)
         hashed = auth.token_hash(token) if token else None
         done = await self._apply(match_id, Sent(None, command, token_hash=hashed))
         return schemas.SeatAnswer(seat=len(done.loaded.state.names) - 1, token=token, bot=body.bot)
@@ -277,6 +291,14 @@ class MatchService:
         """The match at its latest version: as held here when one probe proves it (no row read:
         StateCache.current), else loaded."""
         return await self.cache.current(match_id) or await self.cache.load(match_id)
+
+    async def _seatable(self, match_id: str, command: match.JoinSeat) -> None:
+        """The seat's player checked first (a player already seated, an anonymous seat of a
+        rated match), so a second seat of one player is refused as that, not as its name."""
+        state = (await self.cache.load(parse_id(match_id))).state
+        if isinstance(state, match.Lobby):
+            with rule_errors():
+                match.check_player(state, command)
 
     async def _distinct(self, match_id: str, name: str) -> None:
         """422 for a name that looks like one already at the table (service.names.likeness)."""

@@ -10,22 +10,21 @@ from __future__ import annotations
 
 import uuid
 
-import msgspec
-
 from service import auth, schemas
 from service.errors import ServiceError, unauthorized
 from service.names import likeness
-from service.store.players import NameClash, NewPlayer, PlayerRow, PlayerStore, SeatRow
+from service.store.players import (
+    NameClash,
+    NewPlayer,
+    Player,
+    PlayerRow,
+    PlayerStore,
+    SeatRow,
+)
+
+__all__ = ["NEEDS_PLAYER", "Player", "PlayerService"]
 
 NEEDS_PLAYER = "send 'Authorization: Bearer <player token>' (POST /players makes a player)"
-
-
-class Player(msgspec.Struct, frozen=True):
-    """Who a player token is: its id, name and the client app that made it (None: a person)."""
-
-    player_id: str
-    name: str
-    app_id: str | None
 
 
 class PlayerService:

@@ -222,9 +222,9 @@ class MatchPage(msgspec.Struct, kw_only=True):
 
 
 class JoinSeat(Body):
-    """Take the next free seat, or give it to a server-side bot (named "Bot N" unless named)."""
-
-    one_of = ("name", "bot")
+    """Take the next free seat, or give it to a server-side bot (named "Bot N" unless named).
+    Needs a name or a bot, unless the request carries a player's token (`Authorization: Bearer`):
+    then the seat is that player's, named as the player unless a name is given."""
 
     name: Name | None = None
     client_seed: Annotated[str, Meta(min_length=1, max_length=128, pattern=NO_NUL)] | None = None

@@ -247,7 +247,7 @@ def _join(game: Game, state: Lobby, command: JoinSeat) -> SeatJoined:
     seed = command.client_seed
     if seed is not None and not 1 <= len(seed) <= CLIENT_SEED_MAX:
         raise RuleViolation(f"a client seed must be 1 to {CLIENT_SEED_MAX} characters")
-    _check_player(state, command)
+    check_player(state, command)
     player = msgspec.UNSET if command.player is None else command.player
     if command.bot is None:
         return SeatJoined(seat=len(state.names), name=name, client_seed=seed, player=player)
@@ -257,7 +257,7 @@ def _join(game: Game, state: Lobby, command: JoinSeat) -> SeatJoined:
     return SeatJoined(seat=len(state.names), name=name, client_seed=seed, bot=command.bot)
 
 
-def _check_player(state: Lobby, command: JoinSeat) -> None:
+def check_player(state: Lobby, command: JoinSeat) -> None:
     """A seat of a rated match is a player's or a server bot's; a player takes one seat a table;
     a bot's seat is nobody's."""
     if command.bot is not None and command.player is not None:

@@ -87,8 +87,9 @@ async def bootstrap(
     pool = await create_pool(database_url, max_size=pool_size())
     try:
         async with _reads(pool, read_url, clock) as reads:
+            players = PlayerStore(pool, clock=clock)
             matches = MatchService(reads.primary, limits.lobby_hours, reads, seeds=seeds,
-                                   clock=clock)
+                                   clock=clock, players=players)
             tournaments = TournamentService(TournamentStore(pool, clock=clock), matches,
                                             seeds=seeds)
             rounds = Rounds(tournaments)
@@ -108,7 +109,7 @@ async def bootstrap(
                 yield Services(pool=pool, matches=matches, exports=RoutedExports(reads),
                                tournaments=tournaments, rounds=rounds,
                                hub=hub, live=live, limits=limits,
-                               players=PlayerService(PlayerStore(pool, clock=clock)),
+                               players=PlayerService(players),
                                stream_slots=StreamSlots(limits),
                                apps=AppService(AppStore(pool), os.environ.get(OPERATOR_TOKEN),
                                                now=lambda: clock().timestamp()))

@@ -63,6 +63,15 @@ class NewPlayer(msgspec.Struct, frozen=True, kw_only=True):
     app_id: str | None = None
 
 
+class Player(msgspec.Struct, frozen=True):
+    """Who a player token is: its id, name and the client app that made it (None: a person);
+    service.players hands it to every other part (it lives here, below them all)."""
+
+    player_id: str
+    name: str
+    app_id: str | None
+
+
 class PlayerRow(msgspec.Struct, frozen=True, kw_only=True):
     """A player as stored, without its token hash."""
 

@@ -22,7 +22,8 @@ from service.store.records import StoreError
 
 _COLUMNS = """tournament_id::text AS tournament_id, name, settings, auto_advance, status, round,
     revision, seed_commitment, created_at, finished_at, actions"""
-_ENTRANT_COLUMNS = "number, name, bot, withdrew_after, registered_at, approved"
+_ENTRANT_COLUMNS = ("number, name, bot, withdrew_after, registered_at, approved, "
+                    "player_id::text AS player_id")
 # A running tournament needs the sweep when no table of its current round is being played: all
 # finished (score it, start the next round or finish), or a table not yet made or started.
 # Two reads, one per co-location group (docs/scaling.md): the running tournaments' current
@@ -57,6 +58,7 @@ class NewEntrant(msgspec.Struct, frozen=True, kw_only=True):
     bot: str | None
     token_hash: bytes | None
     approved: bool = True
+    player_id: str | None = None  # a player's entrant (migration 0010): its token is the player's
 
 
 class TournamentRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -84,6 +86,7 @@ class EntrantRow(msgspec.Struct, frozen=True, kw_only=True):
     withdrew_after: int | None
     registered_at: datetime
     approved: bool = True  # False: waiting for the organizer (settings.approval)
+    player_id: str | None = None  # the player entered (its seats are recorded as the player's)
 
 
 class RoundRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -197,9 +200,11 @@ class TournamentStore:
             try:
                 await conn.execute(
                     """INSERT INTO tournament_entrants (tournament_id, number, name, name_key,
-                        bot, token_hash, approved) VALUES ($1, $2, $3, $4, $5, $6, $7)""",
+                        bot, token_hash, approved, player_id)
+                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)""",
                     key, number, entrant.name, entrant.name_key, entrant.bot,
-                    entrant.token_hash, entrant.approved)
+                    entrant.token_hash, entrant.approved,
+                    entrant.player_id and uuid.UUID(entrant.player_id))
             except asyncpg.UniqueViolationError as error:
                 raise NameTaken(entrant.name) from error
             entry = [{"kind": "late_entry", "round": current + 1, "by": "player",

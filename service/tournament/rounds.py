@@ -153,7 +153,7 @@ class Rounds:
             await self.matches.begin(mid, expected=version)
             return
         entrant = held.entrants[seats[taken]]
-        command = match.JoinSeat(name=entrant.name, bot=entrant.bot)
+        command = match.JoinSeat(name=entrant.name, bot=entrant.bot, player=entrant.player_id)
         await self.matches.take_seat(mid, command, tokens.get(entrant.number), expected=version)
 
     async def settle(self, held: Held) -> Held:

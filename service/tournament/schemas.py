@@ -58,9 +58,11 @@ class CreateTournament(Body, kw_only=True):
 
 
 class Register(Body):
-    """Register a person (the answer carries its player token) or a server-side bot."""
+    """Register a person (the answer carries its player token) or a server-side bot. With a
+    player's token (`Authorization: Bearer`), that player: its token is the entrant's, and its
+    name the entrant's unless a name is given."""
 
-    name: Name
+    name: Name | None = None
     # BotName is a Literal computed at import (service.schemas): mypy cannot evaluate it.
     bot: Annotated[BotName, Meta(examples=["random"])] | None = None  # type: ignore[valid-type]
 

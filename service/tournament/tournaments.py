@@ -43,6 +43,7 @@ from service.matches import MatchService, rule_errors
 from service.names import likeness
 from service.sources import SeedSource, secret_seed
 from service.store import EventStore, PostgresStore
+from service.store.players import Player
 from service.store.tournaments import (
     Full,
     NameTaken,
@@ -103,21 +104,30 @@ class TournamentService:
         held = await self.held(tournament_id)
         return tournament_info(held, None).rounds[held.pairing(number).round - 1]
 
-    async def register(self, tournament_id: str, body: ts.Register) -> ts.Registered:
-        """Add an entrant while registration is open; a person gets a player token. Any
-        number of registrations at once each succeed or name their refusal: none is a clash."""
+    async def register(self, tournament_id: str, body: ts.Register,
+                       player: tuple[Player, bytes] | None = None) -> ts.Registered:
+        """Add an entrant while registration is open; a person gets a player token, a player
+        (with its token's hash) enters with its own. Any number of registrations at once each
+        succeed or name their refusal: none is a clash."""
         held = await self.held(tournament_id)
         if body.bot is not None and body.bot not in bot_names(held.settings):
             raise ServiceError(422, f"{held.settings.game} has no bot {body.bot!r}")
-        name = body.name  # prepared by the one name rule as the body was decoded
-        token = None if body.bot else auth.new_token()
-        hashed = auth.token_hash(token) if token else None
+        player = None if body.bot else player  # a server bot is nobody's entrant
+        name = body.name or (player[0].name if player else None)  # prepared as decoded
+        if name is None:
+            raise ServiceError(400, "the body needs a name (or send a player's token: "
+                               "'Authorization: Bearer <player token>')")
+        token = None if body.bot or player else auth.new_token()
+        hashed = player[1] if player else auth.token_hash(token) if token else None
+        if player and hashed is not None:
+            await self._not_entered(held, hashed)
         cap = min(held.settings.max_entrants or self.entrants_cap, self.entrants_cap)
         approved = not held.settings.approval or held.row.status != "registering"  # late: in
         try:
             number = await self.store.register(held.row.tournament_id, NewEntrant(
                 name=name, name_key=likeness(name), bot=body.bot, token_hash=hashed,
-                approved=approved), cap, held.settings.late_entry_rounds)
+                approved=approved, player_id=player[0].player_id if player else None),
+                cap, held.settings.late_entry_rounds)
         except RegistrationClosed as closed:
             raise ServiceError(409, f"registration is closed (the tournament is {closed}); no "
                                "entrant can be added") from None
@@ -128,6 +138,13 @@ class TournamentService:
                                "or a name that looks like it") from None
         entrant = ts.EntrantInfo(number=number, name=name, bot=body.bot, approved=approved)
         return ts.Registered(entrant=entrant, player_token=token)
+
+    async def _not_entered(self, held: Held, token_hash: bytes) -> None:
+        """409 for a player already entered in this tournament."""
+        number = await self.store.entrant_for_token(held.row.tournament_id, token_hash)
+        if number is not None:
+            raise ServiceError(409, f"this player is already entrant {number} of this "
+                               "tournament")
 
     async def close(self, tournament_id: str, token: str | None) -> ts.TournamentInfo:
         """The organizer closes registration: the entrants are fixed (any still waiting for

@@ -72,12 +72,17 @@ class MatchController(Controller):
         return await service_of(request).summary(match_id)
 
     @post("/{match_id:str}/seats", operation_id="joinMatch", summary="Take a seat",
-          responses=errors(400, 403, 404, 409, 410, 422, *BODY_ERRORS))
+          responses=errors(400, 401, 403, 404, 409, 410, 422, *BODY_ERRORS),
+          security=OPTIONAL_TOKEN)
     async def join(
         self, request: AnyRequest, match_id: FromPath[str], data: JSONBody[schemas.JoinSeat]
     ) -> schemas.SeatAnswer:
-        """Take the next free seat (numbered from 0 clockwise, in joining order)."""
-        return await service_of(request).join(match_id, await strictly(request, data))
+        """Take the next free seat (numbered from 0 clockwise, in joining order); with a
+        player's token, as that player (its token then acts for the seat too)."""
+        body, token = await strictly(request, data), provide_token(request)
+        made = services(request.app)
+        player = None if token is None else await made.players.authenticate(token)
+        return await made.matches.join(match_id, body, player)
 
     @post("/{match_id:str}/start", operation_id="startMatch", summary="Start play (host)",
           status_code=200, responses=errors(400, 401, 403, 404, 409, 410), security=TOKEN)

@@ -13,7 +13,16 @@ from litestar.openapi.spec import OpenAPIMediaType, OpenAPIResponse, OpenAPIType
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from litestar.response import Stream
 
-from service.http.api.common import BODY_ERRORS, TOKEN, AnyRequest, errors, provide_token, strictly
+from service import auth
+from service.http.api.common import (
+    BODY_ERRORS,
+    OPTIONAL_TOKEN,
+    TOKEN,
+    AnyRequest,
+    errors,
+    provide_token,
+    strictly,
+)
 from service.http.api.shaping import lines_media
 from service.http.api.tournament_limits import LIMITS
 from service.http.bootstrap import services
@@ -119,13 +128,17 @@ class TournamentController(Controller):
         return await tournaments_of(request).get(tournament_id)
 
     @post("/{tournament_id:str}/players", operation_id="registerPlayer",
-          summary="Register a player or a bot", responses=errors(400, 404, 409, 422, *BODY_ERRORS))
+          summary="Register a player or a bot",
+          responses=errors(400, 401, 404, 409, 422, *BODY_ERRORS), security=OPTIONAL_TOKEN)
     async def register(self, request: AnyRequest, tournament_id: Id,
                        data: JSONBody[ts.Register]) -> ts.Registered:
-        """A person gets a player token (shown once); a bot entrant gets none."""
-        body = await strictly(request, data)
+        """A person gets a player token (shown once); a bot entrant gets none; with a player's
+        token, that player enters and its own token is the entrant's."""
+        body, token = await strictly(request, data), provide_token(request)
+        player = None if token is None else (
+            await services(request.app).players.authenticate(token), auth.token_hash(token))
         client = LIMITS.entrants.check(request, "entrants registered")
-        registered = await tournaments_of(request).register(tournament_id, body)
+        registered = await tournaments_of(request).register(tournament_id, body, player)
         LIMITS.entrants.add(client)
         return registered
 
