@@ -42,23 +42,25 @@ from service.store.records import Change, OwedSince
 log = logging.getLogger("hearthlog.store")
 
 # The statement is put together for the append's shape (one event, several, none; the match
-# row's read model; a seat token; a command record), so each part is written only when there is
-# something to write; each shape is one prepared statement. ``{}`` marks the parameters a part
-# adds after the first eight.
-# The append's time is a parameter ($8, the store's clock), never now(): Citus refuses a
+# row's read model; a seat token; a command record; how each owing time is found), so each part
+# is written only when there is something to write; each shape is one prepared statement. ``{}``
+# marks the parameters a part adds after the first six.
+# The append's time is a parameter ($6, the store's clock), never now(): Citus refuses a
 # non-immutable function inside CASE or COALESCE (docs/scaling.md), and one value written
 # everywhere keeps the head, the events, the finish and the owing times equal. It never goes
 # back within a match: greatest() with the head's last time (a server whose clock is behind).
-_AT = "greatest($8::timestamptz, updated_at)"
-# When a seat began to owe, from the match version it began at ($n, None: no seat): this append's
-# own time for a version it writes, else the recorded time of that earlier event (migration 0006).
-_SINCE = """CASE WHEN ${0}::int IS NULL THEN NULL WHEN ${0}::int > $2 THEN """ + _AT + """
-            ELSE (SELECT recorded_at FROM events WHERE match_id = $1 AND version = ${0}::int) END"""
+_AT = "greatest($6::timestamptz, updated_at)"
+# When a seat began to owe (service.store.records.OwedSince), by the match version it began at:
+# nobody owes (NULL); a version this append writes (its own time); an earlier version (that
+# event's recorded time, migration 0006). The store knows which from the values, so the shape
+# holds only the one it needs: a lookup in every statement, even one never run, made Postgres
+# plan each append afresh instead of reusing its plan (docs/benchmarks.md, issue #33 item 4).
+_NOBODY, _THIS, _EARLIER = "NULL", _AT, "(SELECT recorded_at FROM events WHERE match_id = $1 " \
+    "AND version = {}::int)"
 _HEAD = """
 WITH head AS (
     UPDATE heads SET version = $3, head_hash = $4, updated_at = """ + _AT + """,
-        owed_since = """ + _SINCE.format(6) + """,
-        bot_owed_since = """ + _SINCE.format(7) + """
+        owed_since = {}, bot_owed_since = {}
     WHERE match_id = $1 AND version = $2 AND head_hash = $5
     RETURNING updated_at
 )"""
@@ -89,15 +91,23 @@ _COMMAND = """, command AS (
 
 
 @functools.cache
-def statement(events: int, row: bool, token: bool, command: bool) -> str:
+def statement(events: int, row: bool, token: bool, command: bool,
+              since: tuple[str, str] = (_NOBODY, _NOBODY)) -> str:
     """The append statement for ``events`` new events (0, 1 or more), the match row's read model,
-    a seat token, a command record."""
-    parts = [_HEAD, _ROW if row else "", "" if events == 0 else _ONE_EVENT if events == 1
+    a seat token, a command record, and how the owing seat's and bot seat's times are found
+    (``since``: each ``owing``'s answer)."""
+    numbers = itertools.count(7)
+    times = [kind.format(f"${next(numbers)}") if kind == _EARLIER else kind for kind in since]
+    parts = [_ROW if row else "", "" if events == 0 else _ONE_EVENT if events == 1
              else _EVENTS, _TOKEN if token else "", _COMMAND if command else ""]
-    numbers = itertools.count(9)
-    text = "".join(part.format(*(f"${next(numbers)}" for _ in range(part.count("{}"))))
-                   for part in parts)
+    text = _HEAD.format(*times) + "".join(
+        part.format(*(f"${next(numbers)}" for _ in range(part.count("{}")))) for part in parts)
     return text + "\nSELECT updated_at FROM head\n"
+
+
+def owing(expected: int, version: int | None) -> str:
+    """How the time a seat began to owe at ``version`` is found by an append at ``expected``."""
+    return _NOBODY if version is None else _THIS if version > expected else _EARLIER
 
 
 def _event_args(expected: int, events: list[Any], hashes: list[bytes]) -> list[Any]:
@@ -180,7 +190,10 @@ async def append_once(pool: asyncpg.Pool, key: uuid.UUID, expected: int, head: b
     owed = change.owed or OwedSince()
     seat_token, command = change.seat_token, change.command
     args: list[Any] = [key, expected, expected + len(events), hashes[-1] if hashes else head,
-                       head, owed.clock, owed.bots, at]
+                       head, at]
+    since = (owing(expected, owed.clock), owing(expected, owed.bots))
+    args += [version for version, kind in zip((owed.clock, owed.bots), since, strict=True)
+             if kind == _EARLIER]
     if row is not None:
         args += row
     args += _event_args(expected, events, hashes)
@@ -190,7 +203,7 @@ async def append_once(pool: asyncpg.Pool, key: uuid.UUID, expected: int, head: b
         args += [command.command_id, command.seat, command.response, command.status_code,
                  command.version]
     query = statement(min(len(events), 2), row is not None, seat_token is not None,
-                      command is not None)
+                      command is not None, since)
     now = await pool.fetchval(query, *args)
     if now is None:
         raise Refused(*await read_head(pool, key))

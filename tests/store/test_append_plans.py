@@ -1,0 +1,53 @@
+"""The append statement is planned once per connection and shape, not once per append."""
+
+from __future__ import annotations
+
+import pytest
+
+from projections.summary import Summary
+from service.store import Change, CommandRecord, PostgresStore
+from service.store.provisioning import create_pool
+from service.store.records import OwedSince
+from tests.store.contract import event, new_match
+
+APPENDS = 12  # Postgres tries a custom plan five times before it may settle on the generic one
+
+
+def _change(version: int, owed: OwedSince | None, command: bool) -> Change:
+    """A change in play, owing as given, with a command record when asked."""
+    record = CommandRecord(command_id=f"c{version}", seat=0, response=b"{}", status_code=200,
+                           version=version) if command else None
+    return Change(status="playing", summary=Summary(), command=record, owed=owed)
+
+
+@pytest.mark.parametrize(("events", "owed", "command"), [
+    (1, None, False),  # the bare append (bench/appends.py)
+    (1, "this", True),  # a command: its record, the seat to act owing from this append
+    (2, "this", True),
+    (1, "earlier", False),  # a seat that began to owe before this append still owes
+])
+async def test_each_shape_of_append_runs_on_a_plan_postgres_keeps(
+    database_url: str, events: int, owed: str | None, command: bool
+) -> None:
+    """Given one connection, when the same shape of append runs a dozen times, then Postgres
+    runs it on its cached generic plan (a custom plan is a fresh planning of the statement:
+    the largest part of an append's cost while every append was planned afresh)."""
+    pool = await create_pool(database_url, min_size=1, max_size=1)
+    try:
+        store = PostgresStore(pool)
+        match_id = await new_match(store)
+        version = 1
+        for n in range(APPENDS):
+            new = version + events
+            since = {None: None, "this": OwedSince(clock=new), "earlier": OwedSince(clock=1)}
+            await store.append(match_id, version, [event(card=n + k) for k in range(events)],
+                               _change(new, since[owed], command))
+            version = new
+        plans = await pool.fetchrow(  # the first append also writes the row: a shape of its own
+            "SELECT generic_plans, custom_plans FROM pg_prepared_statements "
+            "WHERE statement LIKE '%UPDATE heads SET version%' "
+            "ORDER BY generic_plans + custom_plans DESC LIMIT 1")
+    finally:
+        await pool.close()
+
+    assert tuple(plans) == (APPENDS - 1 - 5, 5)
