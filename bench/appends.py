@@ -17,17 +17,24 @@ Postgres in the same run:
 - the floor and ours again with the writers split over two processes (half each, each with
   its own event loop and pool, started together; their rates added): whether one event loop
   driving every connection, not Postgres, was what held the one-process figures back.
-Systems are measured in interleaved rounds and the median round is kept. Run:
+Systems are measured in interleaved rounds and the median round is kept. With ``--before
+COMMIT`` only three systems run, each in a process of its own with all the writers, the order
+alternating from round to round: the floor, ours, and ours as that commit has it (its code in a
+git worktree), so a change to the store is measured against the code before it. Run:
 
     PYTHONPATH=. python -m bench.appends [--seconds 4] [--rounds 3] [--concurrency 1,8,32]
+        [--before COMMIT]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import os
 import sys
 import uuid
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -35,6 +42,7 @@ import asyncpg
 import msgspec
 
 from bench import common
+from bench.fanout import before_tree
 from projections.summary import Summary
 from service.store import Change, NewEvent, NewMatch, PostgresStore, StoredEvent
 from service.store.provisioning import create_pool, drop_database
@@ -254,6 +262,34 @@ async def child(system: str, url: str, writers: int, seconds: float, warmup: flo
     print(msgspec.json.encode(measured).decode(), flush=True)
 
 
+async def alone(system: str, url: str, writers: int, seconds: float, warmup: float,
+                tree: Path | None = None) -> common.Measured:
+    """``system`` in a process of its own with every writer (``tree``: another commit's code)."""
+    command = [sys.executable, "-m", "bench.appends", "--child", system, url, str(writers),
+               "--seconds", str(seconds), "--warmup", str(warmup)]
+    env = None if tree is None else {**os.environ, "PYTHONPATH": str(tree)}
+    child = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE,
+                                                 cwd=tree, env=env)
+    out, _ = await child.communicate()
+    measured = msgspec.json.decode(out.splitlines()[-1], type=common.Measured)
+    return msgspec.structs.replace(measured, name=system if tree is None else f"{system}-before")
+
+
+async def against(url: str, writers: int, seconds: float, warmup: float, rounds: int,
+                  tree: Path) -> dict[str, list[common.Measured]]:
+    """The floor, ours and ours at the ``tree``'s commit, each alone, in alternating order."""
+    runs: dict[str, list[common.Measured]] = {}
+    for round_ in range(rounds):
+        order: list[tuple[str, Path | None]] = [("floor", None), ("hearthlog", None),
+                                                ("hearthlog", tree)]
+        for system, code in order if round_ % 2 == 0 else reversed(order):
+            measured = await alone(system, url, writers, seconds, warmup, code)
+            runs.setdefault(measured.name, []).append(measured)
+            print(f"  appends c={writers} {measured.name}: {measured.rate:.0f}/s "
+                  f"p50 {measured.p50_ms} ms p99 {measured.p99_ms} ms", flush=True)
+    return runs
+
+
 async def split(system: str, url: str, writers: int, seconds: float,
                 warmup: float) -> common.Measured:
     """``system`` with its writers split over two processes run together; their rates added,
@@ -273,14 +309,19 @@ async def split(system: str, url: str, writers: int, seconds: float,
 
 
 async def run(admin_url: str, seconds: float, rounds: int, warmup: float,
-              concurrency: tuple[int, ...] = CONCURRENCY) -> dict[str, Any]:
+              concurrency: tuple[int, ...] = CONCURRENCY, before: Path | None = None,
+              ) -> dict[str, Any]:
     """Every concurrency, every system, in interleaved rounds; the median round of each."""
     url = await common.migrated_database(admin_url, "bench_appends")
     events, summary = sample()
     results = []
     try:
         for writers in concurrency:
-            runs: dict[str, list[common.Measured]] = {}
+            if before is not None:
+                runs = await against(url, writers, seconds, warmup, rounds, before)
+                results.append({"concurrency": writers, "runs": runs})
+                continue
+            runs = {}
             for _ in range(rounds):
                 measured_now = await one_round(url, writers, seconds, warmup, events, summary)
                 if writers > 1:
@@ -306,6 +347,9 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=1.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--concurrency", default=",".join(map(str, CONCURRENCY)))
+    parser.add_argument("--before", metavar="COMMIT",
+                        help="the floor, ours and ours at COMMIT, each in its own process")
+    parser.add_argument("--save", default="appends", help="bench/results/<SAVE>.json")
     parser.add_argument("--child", nargs=3, metavar=("SYSTEM", "URL", "WRITERS"),
                         help=argparse.SUPPRESS)  # one half of a split run (``split``)
     args = parser.parse_args()
@@ -317,11 +361,13 @@ def main() -> None:
 
     def work() -> dict[str, Any]:
         """The whole benchmark on a throwaway Postgres."""
-        with common.postgres() as admin_url:
+        with contextlib.ExitStack() as stack:
+            admin_url = stack.enter_context(common.postgres())
+            tree = stack.enter_context(before_tree(args.before)) if args.before else None
             return asyncio.run(run(admin_url, args.seconds, args.rounds, args.warmup,
-                                   concurrency))
+                                   concurrency, tree))
 
-    print(common.run_and_save("appends", work))
+    print(common.run_and_save(args.save, work))
 
 
 if __name__ == "__main__":
