@@ -18,7 +18,11 @@ COLOCATE_WITH = "matches"
 # Copied whole to every node: small, rarely written, read by joins anywhere. ``apps`` (client
 # apps, migration 0011): a few rows an operator writes, read by key hash on any request, and
 # named by ``players.app_id`` in any group.
-REFERENCE = frozenset({"schema_migrations", "apps"})
+# ``queue_entries`` (the play queue, migration 0013): the players waiting now, a row each, keyed
+# by player_id alone (one wait a player), read whole per game by the matcher and claimed by it
+# in one transaction with row locks; small, and written only as people join, leave and are
+# seated. Its formed tables (``queue_tables``) are keyed by match_id: the match group.
+REFERENCE = frozenset({"schema_migrations", "apps", "queue_entries"})
 
 # Players (migration 0010): each written once, when made, and read beside either group's tables
 # (a seat's player in the match group, an entrant's in the tournament group), so copied whole
