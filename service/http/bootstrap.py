@@ -30,6 +30,7 @@ from service.live.probing import Probing
 from service.live.sweep import Sweep
 from service.matches import MatchService
 from service.players import PlayerService
+from service.ratings import Rater, RatingService
 from service.reads import Reads, RoutedExports
 from service.sources import Clock, SeedSource
 from service.store import PostgresStore
@@ -37,6 +38,7 @@ from service.store.apps import AppStore
 from service.store.migrations import apply_migrations
 from service.store.players import PlayerStore
 from service.store.provisioning import create_pool
+from service.store.ratings import RatingStore
 from service.store.replica import ReadSettings, Standby
 from service.store.tournaments import TournamentStore
 from service.tournament.rounds import Rounds, TournamentSweep
@@ -58,6 +60,7 @@ class Services:
     stream_slots: StreamSlots  # open streams, per caller and in all
     players: PlayerService  # players: their tokens, names, matches and tournaments
     apps: AppService  # client apps: their keys and quotas (the front asks it)
+    ratings: RatingService  # leaderboards, histories, exports; each subject's current rating
 
 
 def services(app: Litestar) -> Services:
@@ -95,11 +98,14 @@ async def bootstrap(
             rounds = Rounds(tournaments)
             live = Settings.from_env()
             bots = BotRunner(matches, live.bot_delay)
-            hub = Hub(listeners=(matches.cache, bots))  # an append elsewhere: a cached state is old
+            ratings = RatingService(RatingStore(pool))
+            rater = Rater(ratings)  # told of every append: a finished rated match is rated
+            hub = Hub(listeners=(matches.cache, bots, rater))  # a cached state is old
             loops: list[Background] = [
                 Listener(direct, hub),
                 Sweep(matches.store, bots, live.bot_delay, live.sweep),
                 TournamentSweep(rounds, live.sweep),
+                rater,
             ]
             if reads.standby is not None:
                 loops.append(Probing(reads.standby))
@@ -112,7 +118,8 @@ async def bootstrap(
                                players=PlayerService(players),
                                stream_slots=StreamSlots(limits),
                                apps=AppService(AppStore(pool), os.environ.get(OPERATOR_TOKEN),
-                                               now=lambda: clock().timestamp()))
+                                               now=lambda: clock().timestamp()),
+                               ratings=ratings)
             finally:
                 for loop in reversed(loops):
                     await loop.stop()
