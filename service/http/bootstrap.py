@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import asyncpg
 from litestar import Litestar
 
+from domain.matchmaking import Settings as QueueSettings
 from service.apps import OPERATOR_TOKEN, AppService
 from service.background import Background
 from service.http.limits import Limits, StreamSlots
@@ -29,6 +30,8 @@ from service.live.hub import Hub, Listener, Settings
 from service.live.probing import Probing
 from service.live.sweep import Sweep
 from service.matches import MatchService
+from service.matchmaking.matcher import MatchingLoop, Matchmaker
+from service.matchmaking.queue import Bell, QueueService
 from service.players import PlayerService
 from service.ratings import Rater, RatingService
 from service.reads import Reads, RoutedExports
@@ -38,6 +41,7 @@ from service.store.apps import AppStore
 from service.store.migrations import apply_migrations
 from service.store.players import PlayerStore
 from service.store.provisioning import create_pool
+from service.store.queue import QueueStore
 from service.store.ratings import RatingStore
 from service.store.replica import ReadSettings, Standby
 from service.store.tournaments import TournamentStore
@@ -60,6 +64,7 @@ class Services:
     stream_slots: StreamSlots  # open streams, per caller and in all
     players: PlayerService  # players: their tokens, names, matches and tournaments
     apps: AppService  # client apps: their keys and quotas (the front asks it)
+    queue: QueueService  # the play queue (its matching loop runs among the loops)
     ratings: RatingService  # leaderboards, histories, exports; each subject's current rating
 
 
@@ -99,12 +104,14 @@ async def bootstrap(
             live = Settings.from_env()
             bots = BotRunner(matches, live.bot_delay)
             ratings = RatingService(RatingStore(pool))
+            queue, matching = _queue(pool, matches, PlayerService(players), ratings, clock, live)
             rater = Rater(ratings)  # told of every append: a finished rated match is rated
             hub = Hub(listeners=(matches.cache, bots, rater))  # a cached state is old
             loops: list[Background] = [
                 Listener(direct, hub),
                 Sweep(matches.store, bots, live.bot_delay, live.sweep),
                 TournamentSweep(rounds, live.sweep),
+                matching,
                 rater,
             ]
             if reads.standby is not None:
@@ -116,7 +123,7 @@ async def bootstrap(
                                tournaments=tournaments, rounds=rounds,
                                hub=hub, live=live, limits=limits,
                                players=PlayerService(players),
-                               stream_slots=StreamSlots(limits),
+                               stream_slots=StreamSlots(limits), queue=queue,
                                apps=AppService(AppStore(pool), os.environ.get(OPERATOR_TOKEN),
                                                now=lambda: clock().timestamp()),
                                ratings=ratings)
@@ -126,6 +133,18 @@ async def bootstrap(
                 await bots.stop()
     finally:
         await pool.close()
+
+
+def _queue(pool: asyncpg.Pool, matches: MatchService, players: PlayerService,
+           ratings: RatingService, clock: Clock, live: Settings,
+           ) -> tuple[QueueService, MatchingLoop]:
+    """The play queue (players by their tokens) and its matching loop (docs/matchmaking.md),
+    whose pass reads the current ratings, seats players and rings this process's followers."""
+    store, bell, settings = QueueStore(pool), Bell(), QueueSettings()
+    service = QueueService(store, players, settings=settings, clock=clock, bell=bell,
+                           heartbeat=live.heartbeat)
+    maker = Matchmaker(store, matches, ratings, settings=settings, clock=clock, bell=bell)
+    return service, MatchingLoop(maker)
 
 
 @asynccontextmanager
