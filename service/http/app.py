@@ -36,6 +36,7 @@ from service.http.api.games import GameController
 from service.http.api.matches import MatchController
 from service.http.api.pages import web_client
 from service.http.api.players import PlayerController
+from service.http.api.queue import QueueController
 from service.http.api.ratings import RatingController
 from service.http.api.replays import ReplayController
 from service.http.api.shaping import shape
@@ -277,7 +278,7 @@ def create_app(database_url: str | None = None, read_database_url: str | None = 
         route_handlers=[health, GameController, MatchController, StreamController,
                         ReplayController, ExportController, TournamentController,
                         PlayerController, RatingController,
-                        AppController, web_client(), docs_assets()],
+                        AppController, QueueController, web_client(), docs_assets()],
         exception_handlers={
             ServiceError: service_error,
             **{kind: database_down for kind in UNAVAILABLE},
