@@ -34,9 +34,11 @@ ORDER BY m.finished_at, m.match_id LIMIT $3"""
 _AMONG = _RATED + "m.match_id = ANY($1::uuid[]) ORDER BY m.finished_at, m.match_id"
 _SEATS = """SELECT data::text AS data FROM events
 WHERE match_id = $1 AND (version = 1 OR type = 'seat_joined') ORDER BY version"""
-_LATEST = """SELECT DISTINCT ON (subject) subject, mu_after, sigma_after, games, provisional
-FROM rating_updates WHERE game = $1 AND subject = ANY($2::text[])
-ORDER BY subject, sequence DESC"""
+# Each subject's latest row: one backward step of the (game, subject, sequence) index apiece.
+_LATEST = """SELECT s.subject, u.mu_after, u.sigma_after, u.games, u.provisional
+FROM unnest($2::text[]) AS s (subject) CROSS JOIN LATERAL (
+    SELECT mu_after, sigma_after, games, provisional FROM rating_updates
+    WHERE game = $1 AND subject = s.subject ORDER BY sequence DESC LIMIT 1) u"""
 _BOARD = """SELECT b.*, p.name FROM (
     SELECT DISTINCT ON (subject) subject, mu_after, sigma_after, ordinal_after, games,
         provisional, sequence
