@@ -1,14 +1,15 @@
-// A rating history as a small inline SVG line chart: μ after each rated match, with the band
-// μ ± σ around it, and the first and last values written out. No chart library: a polyline and a
+// A rating history as a small inline SVG line chart: μ at the start and after each rated match,
+// with the band μ ± σ around it, and the axis's top and bottom written out. No chart library: a polyline and a
 // polygon, scaled by hand, styled by the stylesheet (no inline style).
 
 import { s } from "./dom.js";
 
-const WIDTH = 560;
+const WIDTH = 480;
 const HEIGHT = 200;
-const PAD = { left: 44, right: 12, top: 12, bottom: 26 };
+const PAD = { left: 40, right: 12, top: 12, bottom: 28 };
 
-/** The chart of `points` ([{mu, sigma}], oldest first), labelled `label` for screen readers. */
+/** The chart of `points` ([{mu, sigma}]: the start, then after each match), labelled `label`
+ * for screen readers. */
 export function ratingChart(points, label) {
   const lows = points.map((p) => p.mu - p.sigma);
   const highs = points.map((p) => p.mu + p.sigma);
@@ -25,9 +26,9 @@ export function ratingChart(points, label) {
     s("line", { class: "axis", x1: PAD.left, y1: PAD.top, x2: PAD.left, y2: HEIGHT - PAD.bottom }),
     s("text", { class: "tick", x: PAD.left - 4, y: y(top) + 4, "text-anchor": "end" }, top.toFixed(0)),
     s("text", { class: "tick", x: PAD.left - 4, y: y(bottom), "text-anchor": "end" }, bottom.toFixed(0)),
-    s("text", { class: "tick", x: PAD.left, y: HEIGHT - 8 }, "first"),
+    s("text", { class: "tick", x: PAD.left, y: HEIGHT - 8 }, "start"),
     s("text", { class: "tick", x: WIDTH - PAD.right, y: HEIGHT - 8, "text-anchor": "end" },
-      `after ${points.length} rated match${points.length === 1 ? "" : "es"}`),
+      `after ${last} rated match${last === 1 ? "" : "es"}`),
     s("polygon", { class: "band", points: band.join(" ") }),
     s("polyline", { class: "line", points: points.map((p, i) => at(i, p.mu)).join(" ") }),
     points.map((p, i) => s("circle", { class: "dot", cx: x(i).toFixed(1), cy: y(p.mu).toFixed(1), r: i === last ? 4 : 2.5 })));

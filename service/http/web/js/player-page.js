@@ -35,11 +35,13 @@ function skeleton() {
         "Export finished matches (NDJSON)")));
 }
 
-/** The history of one game's rating: [{mu, sigma}] after each update, oldest first. */
+/** The history of one game's rating: [{mu, sigma}] before the first rated match, then after
+ * each, oldest first. */
 function historyOf(answer) {
-  const updates = answer.updates ?? answer.history ?? [];
-  return [...updates].sort((a, b) => (a.sequence ?? 0) - (b.sequence ?? 0))
-    .map((u) => ({ mu: u.mu_after ?? u.mu, sigma: u.sigma_after ?? u.sigma }));
+  const updates = [...answer.updates].sort((a, b) => a.sequence - b.sequence);
+  if (!updates.length) return [];
+  return [{ mu: updates[0].mu_before, sigma: updates[0].sigma_before },
+    ...updates.map((u) => ({ mu: u.mu_after, sigma: u.sigma_after }))];
 }
 
 /** Every game's rating with its chart; games without a rated match are left out. */
@@ -48,16 +50,16 @@ async function showRatings() {
   for (const [game, title] of Object.entries(titles)) {
     let answer;
     try {
-      answer = await call("GET", `/ratings/${encodeURIComponent(game)}/subjects/${encodeURIComponent(playerId)}`);
+      answer = await call("GET", `/ratings/${encodeURIComponent(game)}/subjects/${encodeURIComponent(playerId)}?limit=1000`);
     } catch {
       continue; // not rated in this game (or ratings not served)
     }
-    const points = historyOf(answer).filter((p) => typeof p.mu === "number" && typeof p.sigma === "number");
+    const points = historyOf(answer);
     if (!points.length) continue;
     const now = points[points.length - 1];
-    const provisional = answer.current?.provisional;
-    const words = `${title}: μ ${now.mu.toFixed(2)}, σ ${now.sigma.toFixed(2)} after ${points.length} rated ` +
-      `match${points.length === 1 ? "" : "es"}${provisional ? " (provisional)" : ""}`;
+    const { games, provisional } = answer.current;
+    const words = `${title}: μ ${now.mu.toFixed(2)}, σ ${now.sigma.toFixed(2)} after ${games} rated ` +
+      `match${games === 1 ? "" : "es"}${provisional ? " (provisional)" : ""}`;
     parts.push(h("figure", { class: "rating", "data-game": game },
       ratingChart(points, `${title} rating history: μ from ${points[0].mu.toFixed(2)} to ${now.mu.toFixed(2)}`),
       h("figcaption", {}, words, " · ", h("a", { href: `/leaderboard/${encodeURIComponent(game)}` }, "leaderboard"))));
