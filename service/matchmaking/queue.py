@@ -114,7 +114,9 @@ class QueueService:
                            expires_at=datetime.fromtimestamp(expires, self.clock().tzinfo))
 
     async def follower(self, token: str | None, ticket: str | None) -> str:
-        """The player a stream follows, by its token or its ticket (401 or 404 before it)."""
+        """The player a stream follows, by its token or its ticket (400, 401 or 404 before it)."""
+        if ticket is not None and token is not None:
+            raise ServiceError(400, "send a stream ticket or a token, not both")
         if ticket is None:
             return (await self.queued((await self.players.authenticate(token)).player_id)
                     ).player_id

@@ -78,6 +78,7 @@ def test_the_queue_refuses_what_it_cannot_do_naming_it(server: Server) -> None:
             (client.get("/queue", headers=cole), 404, "not in the queue"),
             (client.delete("/queue", headers=cole), 404, "not in the queue"),
             (client.get("/queue/stream", params={"ticket": "x"}), 401, "ticket"),
+            (client.get("/queue/stream", params={"ticket": "x"}, headers=cole), 400, "not both"),
         ]
         for answer, status, named in refusals:
             assert answer.status_code == status, answer.text

@@ -81,7 +81,7 @@ class QueueController(Controller):
     async def stream(self, request: AnyRequest, ticket: Ticket = None) -> ServerSentEvent:
         """Your status now, then each change (by your token or a stream ticket), until seated."""
         queue = queue_of(request)
-        player = await queue.follower(None if ticket else provide_token(request), ticket)
+        player = await queue.follower(provide_token(request), ticket)
         return ServerSentEvent(messages(queue.follow(player)))
 
 
