@@ -20,7 +20,9 @@ Postgres in the same run:
 Systems are measured in interleaved rounds and the median round is kept. With ``--before
 COMMIT`` only three systems run, each in a process of its own with all the writers, the order
 alternating from round to round: the floor, ours, and ours as that commit has it (its code in a
-git worktree), so a change to the store is measured against the code before it. Run:
+git worktree), so a change to the store is measured against the code before it; beside each
+rate, the CPU each append cost the client process and the Postgres server (µs), a figure the
+other work on a shared machine moves far less than a rate. Run:
 
     PYTHONPATH=. python -m bench.appends [--seconds 4] [--rounds 3] [--concurrency 1,8,32]
         [--before COMMIT]
@@ -33,6 +35,8 @@ import asyncio
 import contextlib
 import os
 import sys
+import tempfile
+import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -40,6 +44,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 import msgspec
+import psutil
 
 from bench import common
 from bench.fanout import before_tree
@@ -49,6 +54,7 @@ from service.store.provisioning import create_pool, drop_database
 from tests.replay.random_matches import play
 
 CONCURRENCY = (1, 8, 32)
+BENCH = Path(__file__).resolve().parent
 FLOOR_TABLE = """
 CREATE TABLE IF NOT EXISTS floor_events (
     match_id uuid NOT NULL, version int NOT NULL, type text NOT NULL, data json NOT NULL,
@@ -240,11 +246,27 @@ async def one_round(url: str, writers: int, seconds: float, warmup: float,
     return runs
 
 
+async def postgres_cpu(pool: asyncpg.Pool) -> float:
+    """CPU seconds the Postgres server has used so far: the postmaster, its live processes and
+    those that exited (this run's backends are alive while it runs)."""
+    postmaster = psutil.Process(psutil.Process(await pool.fetchval(
+        "SELECT pg_backend_pid()")).ppid())
+    used = postmaster.cpu_times()
+    total = used.user + used.system + used.children_user + used.children_system
+    for process in postmaster.children():
+        with contextlib.suppress(psutil.NoSuchProcess):
+            times = process.cpu_times()
+            total += times.user + times.system
+    return total
+
+
 async def child(system: str, url: str, writers: int, seconds: float, warmup: float) -> None:
-    """One of two processes sharing a split run: time ``system`` with these writers, print
-    its Measured as JSON."""
+    """A run in a process of its own (half of a split run, or ``alone``): time ``system`` with
+    these writers; print the CPU per append (this process's and Postgres's, µs, warm-up
+    included) as JSON, then its Measured."""
     events, summary = sample()
     pool = await create_pool(url, min_size=writers, max_size=writers)
+    appended = 0
     try:
         if system == "floor":
             floor = Floor(pool, events)
@@ -254,40 +276,66 @@ async def child(system: str, url: str, writers: int, seconds: float, warmup: flo
             ours = Ours(pool, events, summary)
             await ours.prepare(writers, events[0])
             append = ours.append
-        measured = await common.timed_workers(system, writers, append, seconds, warmup)
+
+        async def counted(writer: int) -> None:
+            """One append, counted."""
+            nonlocal appended
+            await append(writer)
+            appended += 1
+
+        server, client = await postgres_cpu(pool), time.process_time()
+        measured = await common.timed_workers(system, writers, counted, seconds, warmup)
         if system != "floor":
             await ours.store.announcer.drain()
+        client, server = time.process_time() - client, await postgres_cpu(pool) - server
     finally:
         await pool.close()
+    per = 1e6 / max(appended, 1)
+    print(msgspec.json.encode({"client_us": round(client * per, 1),
+                               "postgres_us": round(server * per, 1)}).decode(), flush=True)
     print(msgspec.json.encode(measured).decode(), flush=True)
 
 
 async def alone(system: str, url: str, writers: int, seconds: float, warmup: float,
-                tree: Path | None = None) -> common.Measured:
-    """``system`` in a process of its own with every writer (``tree``: another commit's code)."""
+                tree: Path | None = None) -> tuple[common.Measured, dict[str, float]]:
+    """``system`` in a process of its own with every writer, and its CPU per append; with
+    ``tree``, the store is that commit's (this script, from a folder holding only it, runs
+    first on the path, that commit's code after it)."""
     command = [sys.executable, "-m", "bench.appends", "--child", system, url, str(writers),
                "--seconds", str(seconds), "--warmup", str(warmup)]
-    env = None if tree is None else {**os.environ, "PYTHONPATH": str(tree)}
-    child = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE,
-                                                 cwd=tree, env=env)
-    out, _ = await child.communicate()
-    measured = msgspec.json.decode(out.splitlines()[-1], type=common.Measured)
-    return msgspec.structs.replace(measured, name=system if tree is None else f"{system}-before")
+    with tempfile.TemporaryDirectory(prefix="hearthlog-appends-") as folder:
+        env, cwd = None, None
+        if tree is not None:
+            (Path(folder) / "bench").symlink_to(BENCH)
+            env, cwd = {**os.environ, "PYTHONPATH": f"{folder}{os.pathsep}{tree}"}, folder
+        child = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE,
+                                                     cwd=cwd, env=env)
+        out, _ = await child.communicate()
+    lines = out.splitlines()
+    measured = msgspec.json.decode(lines[-1], type=common.Measured)
+    name = system if tree is None else f"{system}-before"
+    return msgspec.structs.replace(measured, name=name), msgspec.json.decode(lines[-2])
 
 
 async def against(url: str, writers: int, seconds: float, warmup: float, rounds: int,
-                  tree: Path) -> dict[str, list[common.Measured]]:
-    """The floor, ours and ours at the ``tree``'s commit, each alone, in alternating order."""
+                  tree: Path) -> tuple[dict[str, list[common.Measured]], dict[str, Any]]:
+    """The floor, ours and ours at the ``tree``'s commit, each alone, in alternating order;
+    their runs, and per round their CPU per append and their rates ÷ the floor's."""
     runs: dict[str, list[common.Measured]] = {}
+    cpu: dict[str, list[dict[str, float]]] = {}
+    order: list[tuple[str, Path | None]] = [("floor", None), ("hearthlog", None),
+                                            ("hearthlog", tree)]
     for round_ in range(rounds):
-        order: list[tuple[str, Path | None]] = [("floor", None), ("hearthlog", None),
-                                                ("hearthlog", tree)]
         for system, code in order if round_ % 2 == 0 else reversed(order):
-            measured = await alone(system, url, writers, seconds, warmup, code)
+            measured, used = await alone(system, url, writers, seconds, warmup, code)
             runs.setdefault(measured.name, []).append(measured)
+            cpu.setdefault(measured.name, []).append(used)
             print(f"  appends c={writers} {measured.name}: {measured.rate:.0f}/s "
-                  f"p50 {measured.p50_ms} ms p99 {measured.p99_ms} ms", flush=True)
-    return runs
+                  f"p50 {measured.p50_ms} ms p99 {measured.p99_ms} ms, CPU µs per append "
+                  f"{used}", flush=True)
+    ratios = {name: [round(m.rate / f.rate, 3) for m, f in zip(found, runs["floor"], strict=True)]
+              for name, found in runs.items() if name != "floor"}
+    return runs, {"cpu_per_append": cpu, "rate_over_floor": ratios}
 
 
 async def split(system: str, url: str, writers: int, seconds: float,
@@ -299,7 +347,7 @@ async def split(system: str, url: str, writers: int, seconds: float,
     children = [await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE)
                 for _ in range(2)]
     outputs = await asyncio.gather(*(c.communicate() for c in children))
-    halves = [msgspec.json.decode(out.splitlines()[-1], type=common.Measured)
+    halves = [msgspec.json.decode(out.splitlines()[-1], type=common.Measured)  # CPU unused
               for out, _ in outputs]
     return common.Measured(
         name=f"{system}-two-processes", concurrency=writers,
@@ -318,8 +366,8 @@ async def run(admin_url: str, seconds: float, rounds: int, warmup: float,
     try:
         for writers in concurrency:
             if before is not None:
-                runs = await against(url, writers, seconds, warmup, rounds, before)
-                results.append({"concurrency": writers, "runs": runs})
+                runs, figures = await against(url, writers, seconds, warmup, rounds, before)
+                results.append({"concurrency": writers, "runs": runs, **figures})
                 continue
             runs = {}
             for _ in range(rounds):
