@@ -71,7 +71,8 @@ def test_no_answer_is_typed_by_litestars_default_validation_error():
 def test_the_document_says_what_the_server_checks_minimums_optional_stream_token_and_join():
     """Given the document, then a command's expected_version and a past view's ?seat keep their
     minimum of 0 (litestar dropped it under `| None`), the stream (which serves spectators) takes
-    a token optionally, and joining needs a name or a bot (the server refuses `{}`)."""
+    a token optionally, and joining needs a name or a bot unless a player's token is sent (the
+    server refuses `{}` without one: the body alone cannot say so)."""
     document = json.loads(openapi_text())
     schemas, paths = document["components"]["schemas"], document["paths"]
     expected = schemas["SendCommand"]["properties"]["expected_version"]["oneOf"]
@@ -82,4 +83,6 @@ def test_the_document_says_what_the_server_checks_minimums_optional_stream_token
     assert paths["/matches/{match_id}/stream"]["get"]["security"] == [
         {}, {"BearerToken": []}, {"AppKey": []}, {"BearerToken": [], "AppKey": []}]
     join = schemas["JoinSeat"]
-    assert join["if"]["required"] == ["name"] and join["else"]["required"] == ["bot"]
+    seats = paths["/matches/{match_id}/seats"]["post"]
+    assert "if" not in join and "player's token" in seats["description"]
+    assert {} in seats["security"] and {"BearerToken": []} in seats["security"]
