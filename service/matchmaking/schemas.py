@@ -29,7 +29,7 @@ class JoinQueue(Body):
     rated: bool = False
     options: dict[str, Any] = {}
     bots: Annotated[bool, Meta(description="After a long wait (docs/matchmaking.md), sit with "
-                                           "server bots rather than wait on")] = False
+                                           "server bots rather than keep waiting.")] = False
 
 
 class QueueStatus(msgspec.Struct, kw_only=True):
