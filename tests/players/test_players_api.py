@@ -4,7 +4,10 @@ players' names look alike; a bad request is a 4xx naming the problem and makes n
 from __future__ import annotations
 
 import pytest
+from litestar.testing import AsyncTestClient
 
+from service.http.app import create_app
+from tests.core.sources import StoppedClock, counted_seeds
 from tests.players.support import Client, bearer, count, player
 
 
@@ -73,3 +76,22 @@ async def test_an_unknown_player_is_404(client: Client):
     for player_id in ("00000000-0000-4000-8000-000000000000", "not-an-id"):
         missing = await client.get(f"/players/{player_id}")
         assert missing.status_code == 404 and player_id in missing.json()["detail"]
+
+
+async def test_a_player_made_with_an_apps_key_is_that_apps(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setenv("HEARTHLOG_OPERATOR_TOKEN", "operator")
+    app = create_app(database_url, seeds=counted_seeds("players"), clock=StoppedClock())
+    async with AsyncTestClient(app) as client:
+        club = await client.post("/apps", json={"name": "Club"}, headers=bearer("operator"))
+        assert club.status_code == 201, club.text
+        key = {"X-Api-Key": club.json()["key"]}
+
+        made = await client.post("/players", json={"name": "Ash"}, headers=key)
+        unknown = await client.post("/players", json={"name": "Bryn"},
+                                    headers={"X-Api-Key": "no-such-key"})
+
+    assert made.status_code == 201 and unknown.status_code == 401
+    assert await count(database_url, f"players WHERE app_id = '{club.json()['app_id']}'") == 1
+    assert await count(database_url, "players") == 1

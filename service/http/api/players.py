@@ -56,9 +56,11 @@ class PlayerController(Controller):
         self, request: AnyRequest, data: JSONBody[schemas.NewPlayer]
     ) -> schemas.PlayerCreated:
         """Make a player with a name no other player's looks like; the answer's token (shown
-        once) takes seats and registers in tournaments as this player."""
-        body = await strictly(request, data)
-        return await players_of(request).create(body.name)
+        once) takes seats and registers in tournaments as this player. With a client app's
+        X-Api-Key, the player is that app's (one of its users)."""
+        body, made = await strictly(request, data), services(request.app)
+        app = await made.apps.authenticate(request.headers.get("x-api-key"))
+        return await made.players.create(body.name, app.app_id if app else None)
 
     @get("/me", operation_id="getMe", summary="The player your token is",
          responses=errors(400, 401), security=TOKEN)
