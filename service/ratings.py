@@ -28,6 +28,7 @@ log = logging.getLogger("hearthlog.ratings")
 SLACK = timedelta(minutes=5)  # how far back each pass looks before the last finish it saw
 PAGE = 500
 CATCH_UP_SECONDS = 30.0  # between catch-ups; a finishing append heard is rated at once
+HEARD_GAP = 1.0  # at least this long between two passes over the appends heard of
 EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
 NIL = "00000000-0000-0000-0000-000000000000"
 
@@ -175,30 +176,34 @@ class Rater(Background):
         self._woken.set()
 
     async def _run(self) -> None:
-        """Rate what was heard of as it comes; catch up every interval; backed off on failure."""
+        """Rate what was heard of (one pass a HEARD_GAP at most), catch up every interval;
+        after a failure, wait as ``retry`` says, whatever is heard meanwhile."""
         loop = asyncio.get_running_loop()
-        due = loop.time()
+        due = loop.time()  # the next catch-up
         while True:
-            pause = max(0.0, due - loop.time())
             try:
-                await asyncio.wait_for(self._woken.wait(), timeout=pause)
+                await asyncio.wait_for(self._woken.wait(), timeout=max(0.0, due - loop.time()))
             except TimeoutError:
                 pass
+            catch_up = loop.time() >= due
             try:
-                await self.sweep(catch_up=loop.time() >= due)
+                await self.sweep(catch_up=catch_up)
                 self.retry.succeeded(self.name)
             except Exception:  # the database may be away: try again, backed off
-                due = loop.time() + self.retry.failed(self.name, "rating matches failed")
+                await asyncio.sleep(self.retry.failed(self.name, "rating matches failed"))
                 continue
-            if loop.time() >= due:
+            if catch_up:
                 due = loop.time() + self.interval
+            await asyncio.sleep(HEARD_GAP)
 
     async def sweep(self, catch_up: bool = True) -> None:
-        """Rate the matches heard of; then, if ``catch_up``, every rated match finished since
-        the last finish seen (less SLACK; at start-up, less SLACK than the latest applied)."""
+        """Rate the matches heard of (kept for the next pass if this one fails); then, if
+        ``catch_up``, every rated match finished since the last finish seen (less SLACK; at
+        start-up, less SLACK than the latest applied)."""
         self._woken.clear()
-        heard, self._heard = sorted(self._heard), set()
+        heard = sorted(self._heard)
         await self.ratings.rate_among(heard)
+        self._heard.difference_update(heard)
         if catch_up:
             since = self._since if self._since is not None else await self.ratings.start_from()
             self._since = await self.ratings.catch_up(since) - SLACK
