@@ -17,9 +17,11 @@ from service.errors import forbidden, not_found, unauthorized
 from service.logs import current_seat
 from service.sources import Clock, wall_clock
 from service.store import Secrets
+from service.store.lru import Lru
 from service.store.players import PlayerStore
 
 NEEDS_TOKEN = "send 'Authorization: Bearer <token>'"
+SEATS_KNOWN = 20_000  # seat tokens remembered per process (as the store keeps their hashes)
 
 
 class Caller(msgspec.Struct, frozen=True, kw_only=True):
@@ -37,13 +39,21 @@ class Access:
     def __init__(self, store: Secrets, clock: Clock = wall_clock,
                  players: PlayerStore | None = None) -> None:
         self.store, self.clock = store, clock
+        self._seats = Lru(SEATS_KNOWN)  # (match id, seat token) -> Caller
         self.players = players
 
     async def caller(self, match_id: str, token: str) -> Caller:
-        """Whose token this is in the match; 404 for no match, 401 for nobody's."""
+        """Whose token this is in the match; 404 for no match, 401 for nobody's. A seat's
+        token is remembered by the token itself (a seat's token never changes), so a seat's
+        next request costs no hash and no look-up (docs/benchmarks.md, issue 33)."""
+        known: Caller | None = self._seats.get((match_id, token))
+        if known is not None:
+            return known
         seat = await self.store.seat_for_token(match_id, auth.token_hash(token))
         if seat is not None:
-            return Caller(seat=seat)
+            known = Caller(seat=seat)
+            self._seats.put((match_id, token), known)
+            return known
         host_hash = await self.store.host_token_hash(match_id)
         if host_hash is None:
             raise not_found(match_id)

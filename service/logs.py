@@ -1,19 +1,26 @@
 """One structured line per request: method, path, status, match, seat, duration.
 
-Never a header, a body, a token, a seed or a card: only what the line's fields name.
+Never a header, a body, a token, a seed or a card: only what the line's fields name. The front
+(service.http.front) times every request, the router's refusals included, and hands its line to
+``write_access``. The path logged is the route's template (``/matches/{match_id}/view``, the match
+in its own field); a path no route matched keeps only its plain segments (``logged_path``): a
+token put in a path by mistake is never logged.
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import logging
+import os
+import queue
 import re
 import sys
-import time
+import threading
 from contextvars import ContextVar
 
 import msgspec
-from litestar.enums import ScopeType
-from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from litestar.types import Scope
 
 from service.store.provisioning import OUTAGE, UNAVAILABLE
 
@@ -22,6 +29,12 @@ current_seat: ContextVar[int | None] = ContextVar("current_seat", default=None)
 current_read: ContextVar[str | None] = ContextVar("current_read", default=None)  # service.reads
 _MATCH = re.compile(r"^/matches/([0-9a-fA-F-]{36})(?:/|$)")
 _PLAIN = re.compile(r"[a-z][a-z-]{0,23}|[0-9]{1,9}|")  # a route word, a version, or nothing
+
+
+def match_in(path: str) -> str | None:
+    """The match a path is about (``/matches/<id>/...``), else None."""
+    found = _MATCH.match(path)
+    return found.group(1) if found else None
 
 
 class AccessLine(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -36,50 +49,71 @@ class AccessLine(msgspec.Struct, kw_only=True, omit_defaults=True):
     read: str | None = None  # which database served a routed read: "primary" or "standby"
 
 
-class AccessLog:
-    """Logs every HTTP request once it has been answered, the router's refusals included.
+class Lines:
+    """Access lines written to a file descriptor by a thread of their own: the event loop only
+    queues a line's bytes (SimpleQueue.put, no lock held while writing), and the thread writes
+    whatever has queued in one write (docs/benchmarks.md, issue 33)."""
 
-    It wraps the whole application (service.http.front), outside litestar's router, so a 404 for an
-    unknown path, a 405 or a HEAD gets its line too. The path logged is the route's template
-    (``/matches/{match_id}/view``, the match in its own field); a path no route matched keeps
-    only its plain segments: a token put in a path by mistake is never logged.
-    """
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.queue: queue.SimpleQueue[bytes] = queue.SimpleQueue()
+        self.lock = threading.Lock()  # the thread's writes and a flush at exit, one at a time
+        threading.Thread(target=self._run, name="access-log", daemon=True).start()
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+    def put(self, line: bytes) -> None:
+        """Queue one line (its newline included)."""
+        self.queue.put(line)
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Time the request, note its status, and log one line."""
-        if scope["type"] != ScopeType.HTTP:
-            await self.app(scope, receive, send)
-            return
-        started = time.perf_counter()
-        status = 500
-        seat, read = current_seat.set(None), current_read.set(None)
-        path = scope["path"]
+    def _run(self) -> None:
+        """Write lines as they come, each batch in one write."""
+        while True:
+            first = self.queue.get()
+            with self.lock:
+                self._write([first, *self._waiting()])
 
-        async def note_status(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
+    def flush(self) -> None:
+        """Write what is queued now (at exit)."""
+        with self.lock:
+            self._write(self._waiting())
 
-        try:
-            await self.app(scope, receive, note_status)
-        finally:
-            found = _MATCH.match(path)
-            line = AccessLine(
-                method=scope["method"],
-                path=logged_path(scope, path),
-                status=status,
-                duration_ms=round((time.perf_counter() - started) * 1000, 2),
-                match=found.group(1) if found else None,
-                seat=current_seat.get(),
-                read=current_read.get(),
-            )
-            current_seat.reset(seat)
-            current_read.reset(read)
-            access.info(msgspec.json.encode(line).decode())
+    def _waiting(self) -> list[bytes]:
+        """Every line queued now."""
+        batch = []
+        with contextlib.suppress(queue.Empty):
+            while True:
+                batch.append(self.queue.get_nowait())
+        return batch
+
+    def _write(self, batch: list[bytes]) -> None:
+        """All of the batch, however many writes it takes; nothing if the file is gone."""
+        data = memoryview(b"".join(batch))
+        with contextlib.suppress(OSError):
+            while data:
+                data = data[os.write(self.fd, data):]
+
+
+_lines: Lines | None = None  # set by configure: the served app's lines go to stderr
+
+
+def _forget_lines() -> None:
+    """In a forked child (a server's worker) the writer thread is not running: the child's own
+    configure starts one; until then lines go through the logging module."""
+    global _lines
+    _lines = None
+
+
+os.register_at_fork(after_in_child=_forget_lines)
+
+
+def write_access(line: AccessLine) -> None:
+    """Log one request's line: queued for the writer thread once configured, else through the
+    logging module (a test's app in its own process)."""
+    if not access.isEnabledFor(logging.INFO):
+        return
+    if _lines is not None:
+        _lines.put(msgspec.json.encode(line) + b"\n")
+    else:
+        access.info(msgspec.json.encode(line).decode())
 
 
 def logged_path(scope: Scope, path: str) -> str:
@@ -92,8 +126,13 @@ def logged_path(scope: Scope, path: str) -> str:
 
 
 def configure(level: int = logging.INFO) -> None:
-    """Send the access log to stderr, one JSON object per line; asyncpg's pool says in one line
-    that it could not reconnect while the database is away."""
+    """Send the access log to stderr, one JSON object per line, written off the event loop;
+    asyncpg's pool says in one line that it could not reconnect while the database is away."""
+    global _lines
+    if _lines is None:
+        sys.stderr.flush()
+        _lines = Lines(sys.stderr.fileno())
+        atexit.register(_lines.flush)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(message)s"))
     access.handlers[:] = [handler]

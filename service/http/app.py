@@ -45,7 +45,6 @@ from service.http.api.tournaments import TournamentController
 from service.http.bootstrap import bootstrap, services
 from service.http.front import wrap
 from service.http.limits import Limits
-from service.http.reading import BodyReading
 from service.logs import logged_path
 from service.schemas import Health
 from service.sources import Clock, SeedSource, secret_seed, wall_clock
@@ -289,7 +288,6 @@ def create_app(database_url: str | None = None, read_database_url: str | None = 
             413: too_large,
             500: internal_error,
         },
-        middleware=[BodyReading(limits.body_seconds)],
         cors_config=cors_config(),
         openapi_config=openapi_config(),
         plugins=[TypedCommands()],

@@ -103,6 +103,14 @@ class Client(NamedTuple):
 Identify = Callable[[str], Awaitable[App | None]]  # service.apps.AppService.identify
 
 
+class Refusal(Exception):
+    """A request refused by a client limit: the error, and the client's RateLimit fields."""
+
+    def __init__(self, error: ServiceError, fields: list[tuple[bytes, bytes]]) -> None:
+        super().__init__(error.message)
+        self.error, self.fields = error, fields
+
+
 class ClientLimits:
     """429 for a client over its requests per minute, its matches created per hour, or its
     requests in flight at once (each holds a connection: a stalled upload, a stream, a slow
@@ -126,10 +134,30 @@ class ClientLimits:
         self.held: Counter[str] = Counter()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Count the request against its client's windows, then serve it or refuse it."""
+        """Count the request against its client's windows, then serve it or refuse it (the
+        limits as a wrapper of their own; the server's front calls ``admit`` itself)."""
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        try:
+            address, fields = await self.admit(scope)
+        except Refusal as refusal:
+            await answer(send, refusal.error, refusal.fields)
+            return
+
+        async def with_fields(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *fields]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, with_fields)
+        finally:
+            self.release(address)
+
+    async def admit(self, scope: Scope) -> tuple[str, list[tuple[bytes, bytes]]]:
+        """Count an HTTP request against its client's windows and hold its place in flight:
+        its address (for ``release``) and its RateLimit fields; Refusal past a limit."""
         address = client_of(scope)
         client = self.by_address(address)
         try:
@@ -143,21 +171,14 @@ class ClientLimits:
                 raise ServiceError(401, unknown_key())
             self.hold(address)
         except ServiceError as error:
-            await answer(send, error, self.fields(client))
-            return
-        fields = self.fields(client)
+            raise Refusal(error, self.fields(client)) from None
+        return address, self.fields(client)
 
-        async def with_fields(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *fields]
-            await send(message)
-
-        try:
-            await self.app(scope, receive, with_fields)
-        finally:
-            self.held[address] -= 1
-            if self.held[address] <= 0:
-                del self.held[address]
+    def release(self, address: str) -> None:
+        """The request admitted from ``address`` is over."""
+        self.held[address] -= 1
+        if self.held[address] <= 0:
+            del self.held[address]
 
     def by_address(self, address: str) -> Client:
         """An anonymous client: its address, under the server's per-client limits."""

@@ -4,41 +4,18 @@ granian bounds the time to send the headers (HEARTHLOG_HEADER_SECONDS) but not t
 client that sends half a body and stalls would hold its connection and its handler for ever.
 Here the body must be complete within HEARTHLOG_BODY_SECONDS of the request's start (408
 after), a body that ends early or is malformed (the server sees the connection end) gets 400
-without a traceback in the log, and a body that says it is not JSON gets 415.
+without a traceback in the log, and a body that says it is not JSON gets 415. The front
+(service.http.front) checks the Content-Type and hands the app ``Body.receive``; one timer per
+body keeps the deadline, rather than a timeout around every part received.
 """
 
 from __future__ import annotations
 
 import asyncio
 
-from litestar.enums import ScopeType
-from litestar.middleware import ASGIMiddleware
-from litestar.types import ASGIApp, Receive, ReceiveMessage, Scope, Send
+from litestar.types import Receive, ReceiveMessage
 
 from service.errors import ServiceError
-from service.http.limits import answer
-
-
-class BodyReading(ASGIMiddleware):
-    """The body within the time allowed, from a client that stays (app middleware)."""
-
-    scopes = (ScopeType.HTTP,)
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-
-    async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
-        """Refuse a body that is not said to be JSON; read the rest within the deadline."""
-        headers = dict(scope["headers"])
-        if not carries_body(headers):
-            await next_app(scope, receive, send)
-            return
-        check_json(headers.get(b"content-type", b"").decode("latin-1"))
-        deadline = asyncio.get_running_loop().time() + self.seconds
-        try:
-            await next_app(scope, within(receive, deadline, self.seconds), send)
-        except Unread as refusal:  # answered here: cheaper than the framework's error path
-            await answer(send, refusal)
 
 
 class Unread(ServiceError):
@@ -61,25 +38,54 @@ def check_json(content_type: str) -> None:
                        f"(this request's Content-Type: {said})")
 
 
-def within(receive: Receive, deadline: float, seconds: float) -> Receive:
-    """``receive`` bounded by the deadline until the body is complete, unchanged after it."""
-    done = False
+class Body:
+    """A request's ``receive`` bounded by one deadline until its body is complete, unchanged
+    after it: when the deadline passes, the task waiting for the body is interrupted and gets
+    the 408 (``refused`` then says so, for the front to close the connection)."""
 
-    async def receive_body() -> ReceiveMessage:
+    def __init__(self, receive: Receive, seconds: float) -> None:
+        self.inner, self.seconds = receive, seconds
+        self.done = self.late = self.refused = False
+        self.waiting: asyncio.Task[object] | None = None
+        self.timer = asyncio.get_running_loop().call_later(seconds, self._expire)
+
+    def _expire(self) -> None:
+        """The deadline: interrupt the wait for the body, if any (else the next one fails)."""
+        self.late = True
+        if self.waiting is not None:
+            self.waiting.cancel()
+
+    def close(self) -> None:
+        """The request is over: its deadline no longer matters."""
+        self.timer.cancel()
+
+    async def receive(self) -> ReceiveMessage:
         """The next part of the body, or the refusal of a body that is late or cut short."""
-        nonlocal done
-        if done:
-            return await receive()
+        if self.done:
+            return await self.inner()
+        if self.late:
+            raise self._refuse(408)
+        task = self.waiting = asyncio.current_task()
         try:
-            async with asyncio.timeout_at(deadline):
-                message = await receive()
-        except TimeoutError:
-            raise Unread(408, f"the body was not received within {seconds:g} s "
-                               "(HEARTHLOG_BODY_SECONDS)") from None
+            message = await self.inner()
+        except asyncio.CancelledError:
+            if self.late and task is not None and task.uncancel() == 0:
+                raise self._refuse(408) from None
+            raise
+        finally:
+            self.waiting = None
         if message["type"] == "http.disconnect":
-            raise Unread(400, "the body could not be read: the connection ended before "
-                               "it was complete, or its chunked encoding is malformed")
-        done = not message.get("more_body", False)
+            raise self._refuse(400)
+        self.done = not message.get("more_body", False)
+        if self.done:
+            self.timer.cancel()
         return message
 
-    return receive_body
+    def _refuse(self, status: int) -> Unread:
+        """The refusal: 408 for a late body, 400 for one cut short."""
+        self.refused = True
+        if status == 408:
+            return Unread(408, f"the body was not received within {self.seconds:g} s "
+                               "(HEARTHLOG_BODY_SECONDS)")
+        return Unread(400, "the body could not be read: the connection ended before it was "
+                           "complete, or its chunked encoding is malformed")
