@@ -95,8 +95,7 @@ class Matchmaker:
                                        for row in rows], self.settings)
                 names = {row.player_id: row.name for row in rows}
                 tables = [table_row(table, names, now) for table in found]
-                for table in tables:
-                    await claim.seat(table)
+                await claim.seat(tables)
         except Clashed:
             return []  # nothing written; the next pass reads the queue again
         return tables

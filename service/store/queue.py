@@ -161,22 +161,27 @@ class Claim:
             ORDER BY joined_at, player_id""", self.game)
         return [QueueRow(**dict(row)) for row in rows]
 
-    async def seat(self, table: TableRow) -> None:
-        """Write the table and seat its players, each only if still waiting (else ``Clashed``,
-        and the caller's transaction is rolled back)."""
-        ids = [uuid.UUID(player) for player, _ in table.players]
+    async def seat(self, tables: list[TableRow]) -> None:
+        """Write the tables and seat their players, each only if still waiting (else
+        ``Clashed``, and the caller's transaction is rolled back): one statement for the seats,
+        one batch for the tables, however many there are."""
+        players = [uuid.UUID(p) for t in tables for p, _ in t.players]
+        matches = [uuid.UUID(t.match_id) for t in tables for _ in t.players]
+        seats = [seat for t in tables for seat in range(len(t.players))]
         seated = await self.conn.fetchval(
-            """WITH seated AS (UPDATE queue_entries q SET match_id = $1, seat = s.seat - 1,
-                seated_at = $3 FROM unnest($2::uuid[]) WITH ORDINALITY AS s(player_id, seat)
+            """WITH seated AS (UPDATE queue_entries q SET match_id = s.match_id, seat = s.seat,
+                seated_at = $4 FROM unnest($1::uuid[], $2::uuid[], $3::int[])
+                AS s(player_id, match_id, seat)
                 WHERE q.player_id = s.player_id AND q.match_id IS NULL RETURNING 1)
-            SELECT count(*) FROM seated""", uuid.UUID(table.match_id), ids, table.formed_at)
-        if seated != len(ids):
-            raise Clashed(table.match_id)
-        await self.conn.execute(
+            SELECT count(*) FROM seated""",
+            players, matches, seats, tables[0].formed_at if tables else None)
+        if seated != len(players):
+            raise Clashed(", ".join(t.match_id for t in tables))
+        await self.conn.executemany(
             """INSERT INTO queue_tables (match_id, game, rated, options, players, bots, bot,
                 formed_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)""",
-            uuid.UUID(table.match_id), table.game, table.rated, table.options,
-            [list(p) for p in table.players], table.bots, table.bot, table.formed_at)
+            [(uuid.UUID(t.match_id), t.game, t.rated, t.options, [list(p) for p in t.players],
+              t.bots, t.bot, t.formed_at) for t in tables])
 
 
 async def _started(conn: asyncpg.Connection, match_id: str) -> bool:

@@ -83,7 +83,7 @@ async def test_a_player_who_leaves_during_a_pass_is_not_seated_and_the_pass_writ
             table = TableRow(match_id="00000000-0000-4000-8000-000000000001", game=GAME,
                              rated=False, options={}, bots=0, bot=None, formed_at=rows[0].joined_at,
                              players=[(r.player_id, r.name) for r in rows[::-1]])  # Bram first
-            await claim.seat(table)
+            await claim.seat([table])
     assert (await queue.service.status(bram)).status == "waiting"
     assert await queue.maker.store.owed(rows[0].joined_at.replace(year=3000)) == []
 
