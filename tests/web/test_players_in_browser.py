@@ -185,3 +185,31 @@ async def test_the_leaderboard_and_a_player_page_show_the_ratings_the_api_has(we
     assert await blocking_violations(phone) == []
     await shoot(phone, "player-phone")
     assert page.errors == [] and phone.errors == []
+
+
+def open_tournament(base: str) -> str:
+    """A one-round Swiss of Wick & Ember open for registration; its id."""
+    made = httpx.post(f"{base}/tournaments", timeout=30, json={
+        "name": "Ember Night", "game": GAME, "table_size": 2, "format": "swiss", "rounds": 1})
+    assert made.status_code == 201, made.text
+    return made.json()["tournament_id"]
+
+
+async def test_a_signed_in_player_registers_in_a_tournament_as_itself(web_server, browser):
+    """Given a signed-in player on an open tournament's page, when it presses Register with no
+    name typed, then it enters as that player (the API lists the tournament among the player's,
+    under its name) and its page lists the tournament; a reload still knows the entrant."""
+    page = await new_page(browser)
+    player = await make_player(page, web_server, "Hale")
+    tid = open_tournament(web_server)
+    await page.goto(f"{web_server}/tournament/{tid}")
+    await page.get_by_role("button", name="Register", exact=True).click()
+    await page.get_by_role("heading", name="You play as Hale").wait_for()
+    entered = api(web_server, f"/players/{player['player_id']}/tournaments")["tournaments"]
+    assert [(t["tournament_id"], t["entrant_name"]) for t in entered] == [(tid, "Hale")]
+    await page.evaluate(f"localStorage.removeItem('hearthlog:tournament:{tid}')")
+    await page.reload()  # found again from the player's token alone
+    await page.get_by_role("heading", name="You play as Hale").wait_for()
+    await page.goto(f"{web_server}/player/{player['player_id']}")
+    await page.locator(f"li[data-tournament='{tid}']").wait_for()
+    assert page.errors == []

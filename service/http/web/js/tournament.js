@@ -1,12 +1,14 @@
 // A tournament's page (/tournament/{id}): its settings, rounds with their tables (each linking
 // to its match's table and, once finished, its replay) and the standings with their tie-breaks
 // explained; the crosstable (and a 2-seat event's TRF) to download; the organizer's recorded
-// actions; a cancelled event said so, without standings; registering (a person or a bot), this
-// browser's table ("my table"), and the organizer's controls. /tournament/new creates one. Only the public REST API is used; it
-// refreshes while the tournament runs.
+// actions; a cancelled event said so, without standings; registering (a person, the signed-in
+// player or a bot), this browser's table ("my table"), and the organizer's controls.
+// /tournament/new creates one. Only the public REST API is used; it refreshes while the
+// tournament runs.
 
 import { call, hold } from "./api.js";
 import { $, h, put, say, titled } from "./dom.js";
+import { me as signedIn } from "./player.js";
 import { createPage } from "./tournament-new.js";
 
 // Short column heads for the tie-breaks, and what each means (docs/tournaments.md, section 5).
@@ -166,7 +168,23 @@ let gameTitles = {};
 
 /** This browser in the tournament: register (a person, or a bot), its table now, and the
  * organizer's controls when it holds the organizer token. */
+let askedAsPlayer = false; // whether the signed-in player's token was asked for its entrant here
+
+/** The signed-in player's entrant token here, when it entered from elsewhere (asked once). */
+async function enteredAsPlayer() {
+  const player = signedIn();
+  if (askedAsPlayer || !player) return;
+  askedAsPlayer = true;
+  try {
+    await call("GET", `/tournaments/${encodeURIComponent(id)}/me`, { token: player.token });
+    keep(id, { player_token: player.token });
+  } catch {
+    // not entered as this player
+  }
+}
+
 async function drawMine(tournament) {
+  if (!kept(id).player_token) await enteredAsPlayer();
   const mine = kept(id);
   const parts = [];
   if (mine.player_token) {
@@ -181,15 +199,19 @@ async function drawMine(tournament) {
       parts.push(h("p", { class: "meta" }, me.bye ? `A bye in round ${me.round}.` : "No table for you right now."));
     }
   } else if (tournament.status === "registering") {
-    const name = h("input", { id: "entrant-name", type: "text", maxlength: 32, required: true, autocomplete: "nickname" });
+    const player = signedIn(); // signed in: the player enters, its token the entrant's
+    const name = h("input", { id: "entrant-name", type: "text", maxlength: 32, required: !player,
+      placeholder: player?.name, autocomplete: "nickname" });
     const form = h("form", { class: "join", "aria-label": "Register" },
-      h("div", { class: "field" }, h("label", { for: "entrant-name" }, "Your name"), name),
+      h("div", { class: "field" }, h("label", { for: "entrant-name" },
+        player ? "Your name (yours as a player if empty)" : "Your name"), name),
       h("button", { type: "submit", class: "primary" }, "Register"));
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       try {
-        const made = await call("POST", `/tournaments/${encodeURIComponent(id)}/players`, { body: { name: name.value } });
-        keep(id, { player_token: made.player_token });
+        const made = await call("POST", `/tournaments/${encodeURIComponent(id)}/players`,
+          { body: name.value ? { name: name.value } : {}, token: player?.token });
+        keep(id, { player_token: made.player_token ?? player.token });
         say(`You are registered as ${made.entrant.name}; your token is kept in this browser.`);
         refresh().catch(() => {});
       } catch (error) {
