@@ -193,21 +193,26 @@ def read_ratings(path: Path) -> tuple[Any, Iterator[tuple[int, Any]]]:
 
 
 def check_rated(item: tuple[str, bytes]) -> tuple[str, Any, str | None, Any]:
-    """``check_text``, and the rated match a verified export describes (None if unrated)."""
+    """``check_text``, and the rated match a verified export describes (None if unrated): the
+    document decoded once for both."""
     import msgspec
 
     from projections.export import decode_export
     from projections.ratings import rated_match
+    from projections.verify import verify as verify_match
 
-    where, report, error = check_text(item)
-    if report is None or not report.ok:
-        return where, report, error, None
-    document = decode_export(item[1])
+    where, text = item
+    try:
+        document = decode_export(text)
+    except ValueError as error:
+        return where, None, f"not a Hearthlog export: {error}", None
+    report = verify_match(document)
+    result = document.header.result
+    if not report.ok or result is None:
+        return where, report, None, None
     opening = [msgspec.json.decode(event.data) for event in document.events
                if event.version == 1 or event.type == "seat_joined"]
-    result = document.header.result
-    rated = rated_match(document.header.match_id, opening, result.placements) if result else None
-    return where, report, None, rated
+    return where, report, None, rated_match(document.header.match_id, opening, result.placements)
 
 
 def print_ratings(path: Path, checked: Any) -> int:

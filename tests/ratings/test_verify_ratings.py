@@ -144,3 +144,26 @@ async def test_a_thousand_rated_bot_matches_verify_offline(pool, tmp_path, capsy
     edited(ratings, change=nudged(500))
     code, out = checked(capsys, ratings, matches)
     assert code == 1 and "line 501" in out
+
+
+async def test_a_match_that_fails_verification_stops_the_ratings_check(pool, tmp_path,
+                                                                        capsys) -> None:
+    """Given one match's export tampered with, then it is reported as verify reports it and the
+    ratings are not checked: they come from verified matches alone."""
+    ratings, matches = await files(pool, some(6), tmp_path)
+    edited(matches, change=lambda n, line: line.replace(b'"label":null', b'"label":"x"', 1)
+           if n == 2 else line)
+    code, out = checked(capsys, ratings, matches)
+    assert code == 1
+    assert "FAIL" in out and "5 of 6 matches verified" in out
+    assert "ratings not checked" in out
+
+
+async def test_a_file_that_is_not_a_ratings_export_is_refused(tmp_path, capsys) -> None:
+    """A first line that is no ratings header: exit 2, naming the file and the line."""
+    bogus, matches = tmp_path / "r.ndjson", tmp_path / "m.ndjson"
+    bogus.write_text('{"format": "hearthlog-match-export"}\n')
+    matches.write_text("")
+    code = verify(argparse.Namespace(file=[str(matches)], ratings=str(bogus), jobs=1))
+    assert code == 2
+    assert f"{bogus}: not a ratings export: line 1" in capsys.readouterr().err
