@@ -110,6 +110,6 @@ def _played(seat: SeatRow) -> schemas.PlayerMatch:
         place = result["placements"][seat.seat]
         won = seat.seat in result["winners"]
     return schemas.PlayerMatch(
-        match_id=seat.match_id, game=seat.game, status=seat.status,  # type: ignore[arg-type]
+        match_id=seat.match_id, game=seat.game, status=seat.status,
         practice=seat.practice, seat=seat.seat, place=place, won=won,
         created_at=seat.created_at, finished_at=seat.finished_at)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from datetime import datetime
+from typing import Literal
 
 import asyncpg
 import msgspec
@@ -86,7 +87,7 @@ class SeatRow(msgspec.Struct, frozen=True, kw_only=True):
 
     match_id: str
     game: str
-    status: str
+    status: Literal["lobby", "playing", "finished"]
     practice: bool
     summary: dict[str, object]
     created_at: datetime
