@@ -260,7 +260,8 @@ def refuse(wait: float | None, field: str, what: str, app: bool = False) -> None
 
 
 class StreamSlots:
-    """Open match streams, counted per process, per client and per match."""
+    """Open streams (a match's, the play queue's), counted per process, per client and, for a
+    match's, per match."""
 
     def __init__(self, limits: Limits) -> None:
         self.total, self.per_client = limits.streams, limits.streams_per_client
@@ -268,14 +269,14 @@ class StreamSlots:
         self.open: Counter[str] = Counter()
         self.followers: Counter[str] = Counter()
 
-    def take(self, client: str, match: str) -> None:
-        """Hold a slot for a new stream, or refuse it: 429 for the client or the match, 503
-        for the process."""
+    def take(self, client: str, match: str | None) -> None:
+        """Hold a slot for a new stream (of ``match``, None: no match's), or refuse it: 429
+        for the client or the match, 503 for the process."""
         if self.open[client] >= self.per_client:
             raise ServiceError(429, f"your address already follows {self.per_client} streams, "
                                f"the limit per client ({variable('streams_per_client')}); close "
                                "one first", retry_after=5, limit="streams_per_client")
-        if self.followers[match] >= self.per_match:
+        if match is not None and self.followers[match] >= self.per_match:
             raise ServiceError(429, f"this match already has {self.per_match} followers on this "
                                f"server, the limit per match ({variable('streams_per_match')}); "
                                "try again shortly", retry_after=5, limit="streams_per_match")
@@ -284,11 +285,14 @@ class StreamSlots:
                                f"({variable('streams')}); try again shortly", retry_after=5,
                                limit="streams")
         self.open[client] += 1
-        self.followers[match] += 1
+        if match is not None:
+            self.followers[match] += 1
 
-    def give_back(self, client: str, match: str) -> None:
+    def give_back(self, client: str, match: str | None) -> None:
         """Free a slot taken by ``take``."""
         for counter, key in ((self.open, client), (self.followers, match)):
+            if key is None:
+                continue
             counter[key] -= 1
             if counter[key] <= 0:
                 del counter[key]

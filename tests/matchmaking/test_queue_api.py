@@ -12,7 +12,8 @@ import pytest
 from tests.servers import Server, copied_database, serving
 
 pytestmark = pytest.mark.slow
-FAST = {"HEARTHLOG_QUEUE_SECONDS": "0.2", "HEARTHLOG_HEARTBEAT_SECONDS": "1"}
+FAST = {"HEARTHLOG_QUEUE_SECONDS": "0.2", "HEARTHLOG_HEARTBEAT_SECONDS": "1",
+        "HEARTHLOG_STREAMS_PER_CLIENT": "1"}
 
 
 @pytest.fixture(scope="module")
@@ -88,3 +89,16 @@ def test_the_queue_refuses_what_it_cannot_do_naming_it(server: Server) -> None:
         assert again.status_code == 409 and "already in the queue" in again.json()["detail"]
         assert client.delete("/queue", headers=cole).status_code == 204
         assert client.get("/queue", headers=cole).status_code == 404
+
+
+def test_a_queue_stream_takes_a_stream_slot_of_its_client(server: Server) -> None:
+    with httpx.Client(base_url=server, timeout=30) as client:
+        dana = new_player(client, "Dana Queue")
+        ask = {"game": "wick-and-ember", "seats": 4, "options": {"match_length": "short"}}
+        assert client.post("/queue", headers=dana, json=ask).status_code == 201
+        with client.stream("GET", "/queue/stream", headers=dana) as first:
+            assert first.status_code == 200
+            with client.stream("GET", "/queue/stream", headers=dana) as second:
+                assert second.status_code == 429
+                assert "HEARTHLOG_STREAMS_PER_CLIENT" in second.read().decode()
+        client.delete("/queue", headers=dana)

@@ -14,6 +14,7 @@ from litestar.params import QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from service.http.api.common import BODY_ERRORS, TOKEN, AnyRequest, errors, provide_token, strictly
+from service.http.api.stream import StreamLimit
 from service.http.bootstrap import services
 from service.matchmaking.queue import QueueService
 from service.matchmaking.schemas import JoinQueue, QueueStatus, QueueTicket
@@ -77,7 +78,7 @@ class QueueController(Controller):
         return await queue_of(request).ticket(provide_token(request))
 
     @get("/stream", operation_id="streamQueue", summary="Follow your wait (Server-Sent Events)",
-         responses={200: STREAM, **errors(400, 401, 404)})
+         responses={200: STREAM, **errors(400, 401, 404, 429)}, middleware=[StreamLimit()])
     async def stream(self, request: AnyRequest, ticket: Ticket = None) -> ServerSentEvent:
         """Your status now, then each change (by your token or a stream ticket), until seated."""
         queue = queue_of(request)

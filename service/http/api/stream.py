@@ -51,14 +51,15 @@ STREAM = ResponseSpec(
 
 
 class StreamLimit(ASGIMiddleware):
-    """Holds a stream slot for as long as the stream route answers (route middleware)."""
+    """Holds a stream slot for as long as the stream route answers (route middleware): a
+    match's stream counts for its match too, the queue's only for its client."""
 
     scopes = (ScopeType.HTTP,)
 
     async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
         """Take a slot (or refuse), serve the stream, give the slot back however it ends."""
         slots = services(scope["litestar_app"]).stream_slots
-        client, match = client_of(scope), str(scope.get("path_params", {}).get("match_id", ""))
+        client, match = client_of(scope), scope.get("path_params", {}).get("match_id")
         slots.take(client, match)
         try:
             await next_app(scope, receive, send)
