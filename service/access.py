@@ -61,8 +61,10 @@ class Access:
             return Caller(host=True)
         if self.players is not None:  # no seat's token: a player's that took a seat here?
             seat = await self.players.seat_for_token(match_id, auth.token_hash(token))
-            if seat is not None:
-                return Caller(seat=seat)
+            if seat is not None:  # remembered too: a player's seat in a match never changes
+                known = Caller(seat=seat)
+                self._seats.put((match_id, token), known)
+                return known
         raise unauthorized("the token is not valid for this match")
 
     async def seat(self, match_id: str, token: str | None) -> int:
