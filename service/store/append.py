@@ -140,29 +140,31 @@ class Heads:
     """What this process last wrote or read of each match: version, head hash, row; a cache.
 
     The row is the match row's read model this process wrote with that version (None when it
-    only read the head), so an append that leaves it unchanged need not write it again.
+    only read the head), so an append that leaves it unchanged need not write it again. Kept by
+    the id's integer: a UUID hashes and compares in Python, an int in C, on every append.
     """
 
     def __init__(self, capacity: int = 10_000) -> None:
-        self._heads: OrderedDict[uuid.UUID, tuple[int, bytes, Row | None]] = OrderedDict()
+        self._heads: OrderedDict[int, tuple[int, bytes, Row | None]] = OrderedDict()
         self._capacity = capacity
 
     def get(self, key: uuid.UUID, version: int) -> bytes | None:
         """The head hash at ``version``, if that is the version known."""
-        known = self._heads.get(key)
+        known = self._heads.get(key.int)
         return known[1] if known is not None and known[0] == version else None
 
     def row(self, key: uuid.UUID, version: int, head: bytes) -> Row | None:
         """The row this process wrote with ``version`` and ``head``, if it is the one known."""
-        known = self._heads.get(key)
+        known = self._heads.get(key.int)
         return known[2] if known is not None and known[:2] == (version, head) else None
 
     def put(self, key: uuid.UUID, version: int, head: bytes, row: Row | None = None) -> None:
         """Remember a head hash (and the row written with it), unless a later one is known."""
-        known = self._heads.get(key)
+        number = key.int
+        known = self._heads.get(number)
         if known is None or known[0] <= version:
-            self._heads[key] = (version, head, row)
-            self._heads.move_to_end(key)
+            self._heads[number] = (version, head, row)
+            self._heads.move_to_end(number)
             if len(self._heads) > self._capacity:
                 self._heads.popitem(last=False)
 

@@ -10,6 +10,7 @@ announcement waits for the commit. Reads over many matches are in service.store.
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
@@ -119,12 +120,11 @@ class PostgresStore:
     ) -> list[StoredEvent]:
         """Append at ``expected`` with everything the change says goes with it, or write
         nothing."""
-        key = match_uuid(match_id)
+        key, canonical = _keys(match_id)
         if key is None:
             raise UnknownMatch(match_id)
         check_write(change.status, events)
         now, hashes = await self._append_once(key, expected, events, change)
-        canonical = str(key)
         if hashes:
             self.announcer.announce(f"{canonical}:{expected + len(events)}")
         return [
@@ -312,6 +312,14 @@ class PostgresStore:
         if key is None:
             return None
         return await self.pool.fetchval(query, key, *args)
+
+
+@functools.lru_cache(maxsize=20_000)
+def _keys(match_id: str) -> tuple[uuid.UUID | None, str]:
+    """The match id as a UUID and in its canonical spelling, worked out once per id (the
+    UUID's own str() costs as much as the rest of an append's bookkeeping)."""
+    key = match_uuid(match_id)
+    return key, match_id if key is None else str(key)
 
 
 def _require_uuid(match_id: str) -> uuid.UUID:
