@@ -28,8 +28,11 @@ from tests.replay.random_matches import play
 from tests.store.stored import store_played
 
 HEARTHLOG = [sys.executable, "-m", "service.cli.main"]
-MATCH_GROUP = {"matches", "events", "heads", "seat_tokens", "commands", "snapshots"}
+MATCH_GROUP = {"matches", "events", "heads", "seat_tokens", "commands", "snapshots",
+               "queue_tables"}
 TOURNAMENT_GROUP = {"tournaments", "tournament_entrants", "tournament_rounds", "tournament_tables"}
+RATING_GROUP = {"rated_matches", "rating_updates"}
+REFERENCE = {"schema_migrations", "apps", "players", "queue_entries"}
 PLACED = """SELECT logicalrelid::regclass::text AS name, partmethod::text, colocationid,
     column_to_column_name(logicalrelid, partkey) AS key FROM pg_dist_partition"""
 
@@ -63,13 +66,14 @@ async def placements(url: str) -> dict[str, tuple[str, int, str | None]]:
 
 
 def check_the_plan(placed: dict[str, tuple[str, int, str | None]]) -> None:
-    """The placement of docs/scaling.md: two co-location groups and one reference table."""
-    assert set(placed) == MATCH_GROUP | TOURNAMENT_GROUP | {"schema_migrations"}
-    assert placed["schema_migrations"][0] == "n"
+    """The placement of docs/scaling.md: three co-location groups and the reference tables."""
+    assert set(placed) == MATCH_GROUP | TOURNAMENT_GROUP | RATING_GROUP | REFERENCE
+    assert {placed[t][0] for t in REFERENCE} == {"n"}
     assert {placed[t] for t in MATCH_GROUP} == {("h", placed["matches"][1], "match_id")}
     assert {placed[t] for t in TOURNAMENT_GROUP} == {
         ("h", placed["tournaments"][1], "tournament_id")}
-    assert placed["matches"][1] != placed["tournaments"][1]
+    assert {placed[t] for t in RATING_GROUP} == {("h", placed["rated_matches"][1], "game")}
+    assert len({placed[a][1] for a in ("matches", "tournaments", "rated_matches")}) == 3
 
 
 async def test_distribute_places_a_fresh_cluster_and_migrate_keeps_working(
