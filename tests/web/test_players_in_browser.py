@@ -74,8 +74,8 @@ async def test_two_players_press_play_now_and_meet_at_a_table(web_server, browse
 
 
 async def test_leaving_the_queue_is_immediate_and_a_token_signs_in_elsewhere(web_server, browser):
-    """Given a player waiting alone for a table, when it presses Leave, then GET /queue no longer
-    knows it and the lobby hides the wait; pasting the token in another browser signs in as
+    """Given a player waiting alone for a table (its wait shown again after a reload), when it
+    presses Leave, then GET /queue no longer knows it and the lobby hides the wait; pasting the token in another browser signs in as
     the same player, and signing out there (pressed twice) forgets it."""
     page = await new_page(browser)
     player = await make_player(page, web_server, "Cole")
@@ -83,6 +83,9 @@ async def test_leaving_the_queue_is_immediate_and_a_token_signs_in_elsewhere(web
     await form.get_by_label("Seats").fill("6")
     await form.get_by_role("button", name="Play Whiteout Road now").click()
     await page.get_by_role("heading", name="Waiting for a Whiteout Road table").wait_for()
+    await page.reload()  # the wait is the server's: the lobby finds it again as it opens
+    await page.get_by_role("heading", name="Waiting for a Whiteout Road table").wait_for()
+    await shoot(page, "play-now")
     await page.get_by_role("button", name="Leave the queue").click()
     await page.get_by_text("You left the queue.").wait_for()
     await page.locator("#queue").wait_for(state="hidden")
@@ -106,17 +109,22 @@ def new_players(base: str, names: list[str]) -> list[dict[str, Any]]:
     return [answer.json() for answer in made]
 
 
-def rated_match(base: str, players: list[dict[str, Any]], seed: int) -> str:
-    """A rated Wick & Ember match of these players, each seated with its own token, played to
-    its end by seeded random legal moves through the API; its id."""
+def rated_match(base: str, players: list[dict[str, Any]], seed: int, bots: int = 0) -> str:
+    """A rated Wick & Ember match of these players, each seated with its own token, then
+    ``bots`` random bots, played to its end by seeded random legal moves through the API (the
+    bots by the server); its id."""
     rng = random.Random(seed)
     with httpx.Client(base_url=base, timeout=30) as client:
-        made = client.post("/matches", json={"game": GAME, "seats": len(players), "rated": True})
+        made = client.post("/matches", json={"game": GAME, "seats": len(players) + bots,
+                                             "rated": True})
         assert made.status_code == 201, made.text
         match_id = made.json()["match_id"]
         for player in players:
             seated = client.post(f"/matches/{match_id}/seats", json={},
                                  headers={"authorization": f"Bearer {player['token']}"})
+            assert seated.status_code == 201, seated.text
+        for _ in range(bots):
+            seated = client.post(f"/matches/{match_id}/seats", json={"bot": "random"})
             assert seated.status_code == 201, seated.text
         started = client.post(f"/matches/{match_id}/start",
                               headers={"authorization": f"Bearer {made.json()['host_token']}"})
@@ -145,15 +153,18 @@ async def rated_on_the_board(base: str, subjects: set[str]) -> list[dict[str, An
 
 
 async def test_the_leaderboard_and_a_player_page_show_the_ratings_the_api_has(web_server, browser):
-    """Given two rated matches of new players (Dara in both), when a person opens the game's leaderboard
-    from the lobby and a player from it, then the leaderboard lists the API's ratings in its
-    order with every one marked provisional, and the player page shows its name, its rating
-    history as a chart of both matches and its matches with replay links; axe-core clean on
-    both, at desktop and phone widths; the screenshots."""
+    """Given three rated matches of new players (Dara in two, Eve against a bot), when a
+    person opens the game's leaderboard from the lobby and a player from it, then the
+    leaderboard lists the API's ratings in its order, every one marked provisional, the bot by
+    its name and unlinked; the player page shows its name, its rating history as a chart (the
+    start, then after each match, the API's rating in words) and its matches with replay
+    links; axe-core clean on both, at desktop and phone widths; the screenshots."""
     dara, eve, finn = new_players(web_server, ["Dara", "Eve", "Finn"])
     first = rated_match(web_server, [dara, eve], seed=37)
     rated_match(web_server, [finn, dara], seed=38)
-    entries = await rated_on_the_board(web_server, {p["player_id"] for p in (dara, eve, finn)})
+    rated_match(web_server, [eve], seed=39, bots=1)
+    entries = await rated_on_the_board(
+        web_server, {"bot:random", *(p["player_id"] for p in (dara, eve, finn))})
     page = await new_page(browser)
     await page.goto(f"{web_server}/")
     await page.get_by_role("link", name="Wick & Ember leaderboard").click()
@@ -163,6 +174,8 @@ async def test_the_leaderboard_and_a_player_page_show_the_ratings_the_api_has(we
     shown = await rows.evaluate_all("rows => rows.map(r => r.dataset.subject)")
     assert shown == [e["subject"] for e in entries]
     assert await rows.locator(".badge.provisional").count() == len(entries)
+    bot = page.locator(".standings-table tbody tr[data-subject='bot:random']")
+    assert "random (bot)" in await bot.inner_text() and await bot.get_by_role("link").count() == 0
     assert await blocking_violations(page) == []
     await shoot(page, "leaderboard")
     await rows.get_by_role("link", name="Dara").click()
