@@ -53,7 +53,7 @@ KINDS = (
     ("match row", r"FROM matches m JOIN heads|FROM matches\b"),
     ("events read", r"FROM events"),
 )
-STATEMENTS = """SELECT query, calls, rows FROM pg_stat_statements s
+STATEMENTS = """SELECT queryid, query, calls, rows FROM pg_stat_statements s
     JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = current_database()"""
 
 
@@ -90,22 +90,24 @@ def kind_of(query: str) -> str:
     return "other"
 
 
-async def statements(url: str) -> dict[str, tuple[int, int]]:
-    """Calls and rows of each statement run so far in this database, by its text."""
+async def statements(url: str) -> dict[tuple[int, str], tuple[int, int]]:
+    """Calls and rows of each statement run so far in this database, by its id and text."""
     conn = await asyncpg.connect(url)
     try:
-        return {row["query"]: (row["calls"], row["rows"]) for row in await conn.fetch(STATEMENTS)}
+        return {(row["queryid"], row["query"]): (row["calls"], row["rows"])
+                for row in await conn.fetch(STATEMENTS)}
     finally:
         await conn.close()
 
 
-def by_kind(before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]],
-            commands: int) -> dict[str, dict[str, float]]:
+def by_kind(before: dict[tuple[int, str], tuple[int, int]],
+            after: dict[tuple[int, str], tuple[int, int]], commands: int,
+            ) -> dict[str, dict[str, float]]:
     """Calls and rows per command, by kind of statement, between two readings."""
     calls: Counter[str] = Counter()
     rows: Counter[str] = Counter()
-    for query, (n, r) in after.items():
-        was = before.get(query, (0, 0))
+    for (queryid, query), (n, r) in after.items():
+        was = before.get((queryid, query), (0, 0))
         if "pg_stat_statements" in query or n == was[0]:
             continue
         calls[kind_of(query)] += n - was[0]
