@@ -1,5 +1,5 @@
-"""The ratings on Postgres (migration 0012): rated matches applied once each, and the rows of
-their updates, append only.
+"""The ratings on Postgres (migration 0012): rated matches applied once each, the rows of their
+updates, append only, and the leaderboard's read model (each subject's latest rating).
 
 ``apply`` writes one match's updates in one transaction under its game's advisory lock, after
 checking the match is not applied yet, so two server processes applying the same match (or two
@@ -34,18 +34,19 @@ ORDER BY m.finished_at, m.match_id LIMIT $3"""
 _AMONG = _RATED + "m.match_id = ANY($1::uuid[]) ORDER BY m.finished_at, m.match_id"
 _SEATS = """SELECT data::text AS data FROM events
 WHERE match_id = $1 AND (version = 1 OR type = 'seat_joined') ORDER BY version"""
-# Each subject's latest row: one backward step of the (game, subject, sequence) index apiece.
-_LATEST = """SELECT s.subject, u.mu_after, u.sigma_after, u.games, u.provisional
-FROM unnest($2::text[]) AS s (subject) CROSS JOIN LATERAL (
-    SELECT mu_after, sigma_after, games, provisional FROM rating_updates
-    WHERE game = $1 AND subject = s.subject ORDER BY sequence DESC LIMIT 1) u"""
-_BOARD = """SELECT b.*, p.name FROM (
-    SELECT DISTINCT ON (subject) subject, mu_after, sigma_after, ordinal_after, games,
-        provisional, sequence
-    FROM rating_updates WHERE game = $1 ORDER BY subject, sequence DESC) b
-LEFT JOIN players p ON p.player_id::text = b.subject
-ORDER BY b.ordinal_after DESC, b.subject LIMIT $2 OFFSET $3"""
-_SUBJECTS = "SELECT count(DISTINCT subject) FROM rating_updates WHERE game = $1"
+_LATEST = """SELECT subject, mu AS mu_after, sigma AS sigma_after, games, provisional
+FROM rating_standings WHERE game = $1 AND subject = ANY($2::text[])"""
+_BOARD = """SELECT s.subject, s.mu AS mu_after, s.sigma AS sigma_after, s.ordinal, s.games,
+    s.provisional, s.sequence, p.name
+FROM rating_standings s LEFT JOIN players p ON p.player_id::text = s.subject
+WHERE s.game = $1 ORDER BY s.ordinal DESC, s.subject LIMIT $2 OFFSET $3"""
+_SUBJECTS = "SELECT count(*) FROM rating_standings WHERE game = $1"
+_STANDING = """INSERT INTO rating_standings
+    (game, subject, sequence, mu, sigma, ordinal, games, provisional)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+ON CONFLICT (game, subject) DO UPDATE SET sequence = excluded.sequence, mu = excluded.mu,
+    sigma = excluded.sigma, ordinal = excluded.ordinal, games = excluded.games,
+    provisional = excluded.provisional"""
 
 
 class Pending(msgspec.Struct, frozen=True, kw_only=True):
@@ -125,6 +126,9 @@ class RatingStore:
             await conn.executemany(
                 "INSERT INTO rating_updates VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, "
                 "$11, $12, $13)", [_values(u) for u in updates])
+            await conn.executemany(_STANDING, [
+                (u.game, u.subject, u.sequence, u.mu_after, u.sigma_after, u.ordinal_after,
+                 u.games, u.provisional) for u in updates])
             return updates
 
     async def current(self, game: str, subjects: Sequence[str]) -> dict[str, Rating]:
@@ -137,7 +141,7 @@ class RatingStore:
         rows = await self.pool.fetch(_BOARD, game, limit, offset)
         total = await self.pool.fetchval(_SUBJECTS, game)
         return [Standing(subject=row["subject"], name=row["name"], rating=_rating(row),
-                         ordinal=row["ordinal_after"], sequence=row["sequence"])
+                         ordinal=row["ordinal"], sequence=row["sequence"])
                 for row in rows], total
 
     async def history(self, game: str, subject: str, limit: int, offset: int,

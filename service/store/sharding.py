@@ -43,7 +43,7 @@ TOURNAMENT_GROUP = frozenset(
 # ratings read the match group apart, never in a join (service/store/ratings.py).
 RATING_COLUMN = "game"
 RATING_ANCHOR = "rated_matches"
-RATING_GROUP = frozenset({"rated_matches", "rating_updates"})
+RATING_GROUP = frozenset({"rated_matches", "rating_updates", "rating_standings"})
 ANCHORS = {"match": COLOCATE_WITH, "tournament": TOURNAMENT_ANCHOR, "rating": RATING_ANCHOR}
 
 _TABLES = """SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
