@@ -30,7 +30,7 @@ from service.live.hub import Hub, Listener, Settings
 from service.live.probing import Probing
 from service.live.sweep import Sweep
 from service.matches import MatchService
-from service.matchmaking.matcher import MatchingLoop, Matchmaker
+from service.matchmaking.matcher import MatchingLoop, Matchmaker, turn_clock
 from service.matchmaking.queue import Bell, QueueService
 from service.players import PlayerService
 from service.ratings import Rater, RatingService
@@ -143,7 +143,8 @@ def _queue(pool: asyncpg.Pool, matches: MatchService, players: PlayerService,
     store, bell, settings = QueueStore(pool), Bell(), QueueSettings()
     service = QueueService(store, players, settings=settings, clock=clock, bell=bell,
                            heartbeat=live.heartbeat)
-    maker = Matchmaker(store, matches, ratings, settings=settings, clock=clock, bell=bell)
+    maker = Matchmaker(store, matches, ratings, settings=settings, clock=clock, bell=bell,
+                       turn_seconds=turn_clock())
     return service, MatchingLoop(maker)
 
 

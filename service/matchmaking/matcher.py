@@ -35,6 +35,7 @@ from service.store.queue import Clashed, QueueRow, QueueStore, TableRow
 log = logging.getLogger("hearthlog.matchmaking")
 SETUP_SPARE = 3  # steps beyond a seat each and the start, for clashes with another set-up
 RECOVER_AFTER = timedelta(seconds=10)  # a table owed this long was left by its process
+TURN_SECONDS = 120  # a table's turn clock: strangers' tables must not stall on one who left
 
 
 class Rating(Protocol):
@@ -60,9 +61,11 @@ class Matchmaker:
     """One matching pass at a time: form, seat, set up."""
 
     def __init__(self, store: QueueStore, matches: MatchService, ratings: Ratings, *,
-                 settings: Settings, clock: Clock, bell: Bell) -> None:
+                 settings: Settings, clock: Clock, bell: Bell,
+                 turn_seconds: int | None = TURN_SECONDS) -> None:
         self.store, self.matches, self.ratings = store, matches, ratings
         self.settings, self.clock, self.bell = settings, clock, bell
+        self.turn_seconds = turn_seconds  # every table's turn clock (None: none)
         self.failures = Retry(log)  # tables whose set-up failed: logged once a minute
 
     async def run_pass(self) -> list[str]:
@@ -104,7 +107,8 @@ class Matchmaker:
         """Make the table's match, seat its players and bots, start it; each step once."""
         mid, seats = table.match_id, len(table.players) + table.bots
         body = schemas.CreateMatch(game=table.game, seats=seats, options=table.options,
-                                   label="matchmaking", rated=table.rated, private=True)
+                                   label="matchmaking", rated=table.rated, private=True,
+                                   turn_seconds=self.turn_seconds)
         await self.matches.open_table(game_of(table.game), body, mid,
                                       auth.token_hash(auth.new_token()))
         for _ in range(seats + 1 + SETUP_SPARE):
@@ -148,6 +152,12 @@ class MatchingLoop(Sweeping):
     async def sweep(self) -> None:
         """One pass."""
         await self.matchmaker.run_pass()
+
+
+def turn_clock() -> int | None:
+    """The tables' turn clock: HEARTHLOG_QUEUE_TURN_SECONDS (0: none), else TURN_SECONDS."""
+    given = os.environ.get("HEARTHLOG_QUEUE_TURN_SECONDS")
+    return (int(given) if given else TURN_SECONDS) or None
 
 
 def entry_of(row: QueueRow, rating: Rating | None, now: datetime) -> Entry:

@@ -172,3 +172,12 @@ async def test_nobody_else_can_take_a_seat_at_a_table_being_set_up(pool: asyncpg
     assert refused.value.status == 403
     await queue.maker.set_up(table)  # the server still seats its players
     assert len(await seated_players(queue, table.match_id)) == 2
+
+
+async def test_a_matchmaking_table_has_a_turn_clock_so_a_stranger_who_leaves_cannot_stall_it(pool: asyncpg.Pool) -> None:
+    queue = queue_on(pool, StoppedClock())
+    for name in ("Ash", "Bram"):
+        await queue.service.join(queue.players.add(name), ask(2))
+    [match_id] = await queue.maker.run_pass()
+    loaded = await queue.matches.cache.load(match_id)
+    assert loaded.state.created.turn_seconds == 120  # type: ignore[union-attr]
