@@ -181,3 +181,38 @@ async def test_a_matchmaking_table_has_a_turn_clock_so_a_stranger_who_leaves_can
     [match_id] = await queue.maker.run_pass()
     loaded = await queue.matches.cache.load(match_id)
     assert loaded.state.created.turn_seconds == 120  # type: ignore[union-attr]
+
+
+async def test_the_stream_says_waiting_then_seated_and_ends(pool: asyncpg.Pool) -> None:
+    queue = queue_on(pool, StoppedClock())
+    ash, bram = queue.players.add("Ash"), queue.players.add("Bram")
+    await queue.service.join(ash, ask(2))
+    updates = queue.service.follow(await queue.service.follower(ash, None))
+    assert (await anext(updates)).status == "waiting"  # type: ignore[union-attr]
+    await queue.service.join(bram, ask(2))
+    [match_id] = await queue.maker.run_pass()
+    found = [u async for u in updates if u is not None]
+    assert [(u.status, u.match_id) for u in found] == [("seated", match_id)]
+
+
+async def test_a_stream_ticket_opens_the_stream_until_it_expires_or_the_wait_ends(pool: asyncpg.Pool) -> None:
+    clock = StoppedClock()
+    queue = queue_on(pool, clock)
+    ash = queue.players.add("Ash")
+    await queue.service.join(ash, ask(2))
+    ticket = (await queue.service.ticket(ash)).ticket
+    assert await queue.service.follower(None, ticket) == player("Ash").player_id
+    for altered in (ticket[:-1] + ("0" if ticket[-1] != "0" else "1"), "not a ticket"):
+        with pytest.raises(ServiceError) as refused:
+            await queue.service.follower(None, altered)
+        assert refused.value.status == 401
+    clock.advance(60.0)
+    with pytest.raises(ServiceError) as expired:
+        await queue.service.follower(None, ticket)
+    assert expired.value.status == 401
+    fresh = (await queue.service.ticket(ash)).ticket
+    await queue.service.leave(ash)
+    await queue.service.join(ash, ask(2))  # a new wait: a new key
+    with pytest.raises(ServiceError) as old:
+        await queue.service.follower(None, fresh)
+    assert old.value.status == 401
