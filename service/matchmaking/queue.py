@@ -24,7 +24,8 @@ from service.matchmaking.schemas import JoinQueue, QueueStatus, QueueTicket, Sea
 from service.sources import Clock
 from service.store.queue import AlreadyQueued, QueueRow, QueueStore
 
-TICKET = re.compile(r"([0-9a-f-]{36})\.([0-9]{1,12})\.([0-9a-f]{64})", re.ASCII)
+UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+TICKET = re.compile(rf"({UUID})\.([0-9]{{1,12}})\.([0-9a-f]{{64}})", re.ASCII)
 
 
 class Player(Protocol):

@@ -202,7 +202,8 @@ async def test_a_stream_ticket_opens_the_stream_until_it_expires_or_the_wait_end
     await queue.service.join(ash, ask(2))
     ticket = (await queue.service.ticket(ash)).ticket
     assert await queue.service.follower(None, ticket) == player("Ash").player_id
-    for altered in (ticket[:-1] + ("0" if ticket[-1] != "0" else "1"), "not a ticket"):
+    shaped = "-" * 36 + ticket[36:]  # shaped like a ticket, but no player's id
+    for altered in (ticket[:-1] + ("0" if ticket[-1] != "0" else "1"), "not a ticket", shaped):
         with pytest.raises(ServiceError) as refused:
             await queue.service.follower(None, altered)
         assert refused.value.status == 401
