@@ -193,6 +193,10 @@ async def test_the_leaderboard_and_a_player_page_show_the_ratings_the_api_has(we
     assert await blocking_violations(page) == []
     await shoot(page, "player")
     phone = await new_page(browser, **PHONE)
+    await phone.goto(f"{web_server}/leaderboard/{GAME}")
+    await phone.locator(".standings-table tbody tr").first.wait_for()
+    assert await blocking_violations(phone) == []
+    await shoot(phone, "leaderboard-phone")
     await phone.goto(f"{web_server}/player/{dara['player_id']}")
     await phone.locator("svg.chart").wait_for()
     assert await blocking_violations(phone) == []
