@@ -35,6 +35,7 @@ from service.store.queue import Clashed, QueueRow, QueueStore, TableRow
 log = logging.getLogger("hearthlog.matchmaking")
 SETUP_SPARE = 3  # steps beyond a seat each and the start, for clashes with another set-up
 RECOVER_AFTER = timedelta(seconds=10)  # a table owed this long was left by its process
+GIVE_UP_AFTER = timedelta(minutes=10)  # a table still not set up: its players let go
 TURN_SECONDS = 120  # a table's turn clock: strangers' tables must not stall on one who left
 
 
@@ -69,8 +70,9 @@ class Matchmaker:
         self.failures = Retry(log)  # tables whose set-up failed: logged once a minute
 
     async def run_pass(self) -> list[str]:
-        """Set up the tables owed, then form and set up new ones; their match ids."""
-        owed = await self.store.owed(self.clock() - RECOVER_AFTER)
+        """Set up the tables owed (giving up those owed too long), then form and set up new
+        ones; their match ids."""
+        owed = await self.owed()
         formed: list[TableRow] = []
         for game in await self.store.games_waiting():
             formed.extend(await self.form(game))
@@ -83,6 +85,19 @@ class Matchmaker:
                 self.failures.failed(table.match_id, "setting up matchmaking table %s failed",
                                      table.match_id)
         return done
+
+    async def owed(self) -> list[TableRow]:
+        """The tables a process left unset for RECOVER_AFTER; one unset for GIVE_UP_AFTER
+        (its set-up failed again and again) is given up: its players are out of the queue, free
+        to ask again, rather than held at a table that never starts."""
+        now, owed = self.clock(), []
+        for table in await self.store.owed(now - RECOVER_AFTER):
+            if table.formed_at > now - GIVE_UP_AFTER:
+                owed.append(table)
+            elif await self.store.give_up(table.match_id):
+                log.warning("matchmaking table %s could not be set up in %s; its players are "
+                            "out of the queue", table.match_id, GIVE_UP_AFTER)
+        return owed
 
     async def form(self, game: str) -> list[TableRow]:
         """Claim and seat the tables the game's waiting players form now (none when another

@@ -142,6 +142,18 @@ class QueueStore:
             AND formed_at < $1 ORDER BY formed_at, match_id""", formed_before)
         return [_table(row) for row in rows]
 
+    async def give_up(self, match_id: str) -> bool:
+        """Drop a table never set up and its players' rows (out of the queue); False if it was
+        set up meanwhile (nothing is changed then)."""
+        key = uuid.UUID(match_id)
+        async with self.pool.acquire() as conn, conn.transaction():
+            dropped = await conn.execute(
+                "DELETE FROM queue_tables WHERE match_id = $1 AND started_at IS NULL", key)
+            if dropped == "DELETE 0":
+                return False
+            await conn.execute("DELETE FROM queue_entries WHERE match_id = $1", key)
+            return True
+
     async def started(self, match_id: str, at: datetime) -> None:
         """The table's match is made, seated and started."""
         await self.pool.execute("UPDATE queue_tables SET started_at = $2 WHERE match_id = $1",

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
+from service.errors import ServiceError
 from service.store.provisioning import create_pool
 from tests.core.sources import StoppedClock
 from tests.matchmaking.support import Players, Queue, ask, player, queue_on, seated_players
@@ -95,3 +96,28 @@ async def test_a_table_claimed_just_before_a_crash_is_set_up_by_the_next_pass(po
     clock.advance(11.0)
     assert sorted(await survivor.maker.run_pass()) == sorted(t.match_id for t in formed)
     await everyone_seated_once(survivor, NAMES[:4])
+
+
+async def test_a_table_that_cannot_be_set_up_lets_its_players_go_after_ten_minutes(pool: asyncpg.Pool) -> None:
+    clock, players = StoppedClock(), Players()
+    queue = queue_on(pool, clock, players)
+    for name in NAMES[:2]:
+        await queue.service.join(players.add(name), ask(2))
+    [table] = await queue.maker.form("wick-and-ember")
+
+    async def refused(*_: object) -> None:
+        raise ServiceError(422, "these options are no longer played")
+
+    queue.maker.matches.open_table = refused  # type: ignore[method-assign]
+    clock.advance(11.0)
+    assert await queue.maker.run_pass() == []  # tried, failed, still owed
+    assert (await queue.service.status(f"token-{NAMES[0]}")).status == "forming"
+    clock.advance(600.0)
+    assert await queue.maker.run_pass() == []
+    for name in NAMES[:2]:
+        with pytest.raises(ServiceError) as gone:
+            await queue.service.status(f"token-{name}")
+        assert gone.value.status == 404
+    assert (await queue.service.join(f"token-{NAMES[0]}", ask(2))).status == "waiting"
+    assert await queue.maker.store.owed(clock()) == []
+    assert table.match_id not in await queue.maker.run_pass()
