@@ -74,17 +74,20 @@ async def test_two_players_press_play_now_and_meet_at_a_table(web_server, browse
 
 
 async def test_leaving_the_queue_is_immediate_and_a_token_signs_in_elsewhere(web_server, browser):
-    """Given a player waiting alone for a table (its wait shown again after a reload), when it
-    presses Leave, then GET /queue no longer knows it and the lobby hides the wait; pasting the token in another browser signs in as
-    the same player, and signing out there (pressed twice) forgets it."""
+    """Given a player waiting alone for a table of 5 or 6 seats (its wait shown again after a
+    reload), when it presses Leave, then GET /queue no longer knows it and the lobby hides the
+    wait; pasting the token in another browser signs in as the same player, and signing out
+    there (pressed twice) forgets it and disables Play now."""
     page = await new_page(browser)
     player = await make_player(page, web_server, "Cole")
     form = page.locator("form[data-game='whiteout-road']")
-    await form.get_by_label("Seats").fill("6")
+    await form.get_by_label("Seats").fill("5")
+    await form.get_by_label("Or a larger table (up to 6)").check()
     await form.get_by_role("button", name="Play Whiteout Road now").click()
     await page.get_by_role("heading", name="Waiting for a Whiteout Road table").wait_for()
     await page.reload()  # the wait is the server's: the lobby finds it again as it opens
     await page.get_by_role("heading", name="Waiting for a Whiteout Road table").wait_for()
+    await page.get_by_text("5 to 6 seats, rated.").wait_for()
     await shoot(page, "play-now")
     await page.get_by_role("button", name="Leave the queue").click()
     await page.get_by_text("You left the queue.").wait_for()
@@ -99,6 +102,7 @@ async def test_leaving_the_queue_is_immediate_and_a_token_signs_in_elsewhere(web
     await other.get_by_role("button", name=re.compile("Really sign out")).click()
     await other.get_by_role("button", name="Create a player").wait_for()
     assert await other.evaluate("localStorage.getItem('hearthlog:player')") is None
+    assert await other.get_by_role("button", name="Play Whiteout Road now").is_disabled()
     assert page.errors == [] and other.errors == []
 
 

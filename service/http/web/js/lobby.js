@@ -73,18 +73,22 @@ function gameCard(game) {
 }
 
 /** A game's "Play now": queue the signed-in player for a table of this game (the seats and
- * options above), rated or casual, with bots allowed to fill after a wait or not. */
+ * options above, or any larger table), rated or casual, with bots allowed to fill after a wait
+ * or not. */
 function playNowPart(game, id, seats, read, scripted) {
   const rated = h("input", { id: `${id}-rated`, type: "checkbox", checked: true });
+  const larger = h("input", { id: `${id}-larger`, type: "checkbox" });
   const bots = h("input", { id: `${id}-bots`, type: "checkbox" });
+  // Exactly the card's seats, or any table from there up to the game's largest.
+  const asked = () => (larger.checked && Number(seats.value) < game.max_seats
+    ? { min: Number(seats.value), max: game.max_seats } : Number(seats.value));
   const go = async () => {
     if (scripted()) {
       say("A scripted deal is for practice matches only: open a match with it instead.", "error");
       return;
     }
     try {
-      await playNow({ game: game.id, seats: Number(seats.value), rated: rated.checked, options: read(),
-        bots: bots.checked });
+      await playNow({ game: game.id, seats: asked(), rated: rated.checked, options: read(), bots: bots.checked });
     } catch (error) {
       say(`Could not queue: ${error.message}`, "error");
     }
@@ -93,6 +97,7 @@ function playNowPart(game, id, seats, read, scripted) {
     h("legend", {}, "Play now"),
     h("div", { class: "row" },
       h("label", { class: "check" }, rated, "Rated"),
+      h("label", { class: "check" }, larger, `Or a larger table (up to ${game.max_seats})`),
       h("label", { class: "check" }, bots, "Bots may fill the table if I wait long")),
     h("button", { type: "button", class: "play-now-button", onclick: go }, `Play ${game.title} now`),
     h("small", { class: "help signed-out-only" }, "Sign in as a player (above) to play now."));
