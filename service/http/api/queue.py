@@ -14,7 +14,7 @@ from litestar.params import QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from service.http.api.common import BODY_ERRORS, TOKEN, AnyRequest, errors, provide_token, strictly
-from service.http.api.stream import StreamLimit
+from service.http.api.stream import BEAT, StreamLimit
 from service.http.bootstrap import services
 from service.matchmaking.queue import QueueService
 from service.matchmaking.schemas import JoinQueue, QueueStatus, QueueTicket
@@ -91,7 +91,7 @@ async def messages(updates: AsyncIterator[QueueStatus | None],
     """Each status as an SSE message named by its status; a heartbeat comment for None."""
     async for status in updates:
         if status is None:
-            yield ServerSentEventMessage(comment="heartbeat")
+            yield BEAT
         else:
             yield ServerSentEventMessage(event=status.status,
                                          data=msgspec.json.encode(status).decode())
