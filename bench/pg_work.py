@@ -102,19 +102,25 @@ async def statements(url: str) -> dict[tuple[int, str], tuple[int, int]]:
 
 def by_kind(before: dict[tuple[int, str], tuple[int, int]],
             after: dict[tuple[int, str], tuple[int, int]], commands: int,
-            ) -> dict[str, dict[str, float]]:
+            ) -> dict[str, dict[str, Any]]:
     """Calls and rows per command, by kind of statement, between two readings."""
     calls: Counter[str] = Counter()
     rows: Counter[str] = Counter()
+    others: Counter[str] = Counter()
     for (queryid, query), (n, r) in after.items():
         was = before.get((queryid, query), (0, 0))
         if "pg_stat_statements" in query or n == was[0]:
             continue
         calls[kind_of(query)] += n - was[0]
         rows[kind_of(query)] += r - was[1]
+        if kind_of(query) == "other":
+            others[" ".join(query.split())[:80]] += n - was[0]
     per = max(commands, 1)
-    kinds = {kind: {"calls": round(calls[kind] / per, 3), "rows": round(rows[kind] / per, 3)}
-             for kind in sorted(calls, key=lambda k: -calls[k])}
+    kinds: dict[str, Any] = {
+        kind: {"calls": round(calls[kind] / per, 3), "rows": round(rows[kind] / per, 3)}
+        for kind in sorted(calls, key=lambda k: -calls[k])}
+    if others:
+        kinds["other"]["which"] = {text: n for text, n in others.most_common(5)}
     kinds["all statements"] = {"calls": round(sum(calls.values()) / per, 3),
                                "rows": round(sum(rows.values()) / per, 3)}
     return kinds
