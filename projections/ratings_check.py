@@ -46,6 +46,7 @@ class Checked(msgspec.Struct, frozen=True, kw_only=True):
     updates: int
     matches: int
     difference: Difference | None = None
+    note: str | None = None  # the export's openskill differs from this verifier's
 
 
 class _Stop(Exception):
@@ -55,12 +56,13 @@ class _Stop(Exception):
 
 
 def check_header(found: Header) -> None:
-    """The export's model, parameters and version are the ones this fold computes with."""
+    """The export's model, parameters and provisional rule are the ones this fold computes
+    with (another openskill version is only noted: its values are compared all the same)."""
     expected = header(found.game)
     if (found.format, found.format_version) != (FORMAT, FORMAT_VERSION):
         _stop(1, "not a ratings export this verifier reads",
               f"{FORMAT} {FORMAT_VERSION}", f"{found.format} {found.format_version}")
-    for field in ("model", "parameters", "provisional_games", "openskill"):
+    for field in ("model", "parameters", "provisional_games"):
         mine, theirs = getattr(expected, field), getattr(found, field)
         if mine != theirs:
             _stop(1, f"the header's {field} differs from this verifier's", str(mine), str(theirs))
@@ -72,6 +74,9 @@ def check(found: Header, updates: Iterable[tuple[int, Update]],
     of the game (by match id); the first difference, if any."""
     done: set[str] = set()
     count = 0
+    mine = header(found.game).openskill
+    note = None if found.openskill == mine else (
+        f"the export was computed with openskill {found.openskill}, this verifier has {mine}")
     try:
         check_header(found)
         current: dict[str, Rating] = {}
@@ -84,8 +89,8 @@ def check(found: Header, updates: Iterable[tuple[int, Update]],
         _none_left(matches, done)
     except _Stop as stop:
         return Checked(game=found.game, updates=count, matches=len(done),
-                       difference=stop.difference)
-    return Checked(game=found.game, updates=count, matches=len(done))
+                       difference=stop.difference, note=note)
+    return Checked(game=found.game, updates=count, matches=len(done), note=note)
 
 
 def _one_match(sequence: int, expected_sequence: int, lines: list[tuple[int, Update]],

@@ -218,6 +218,8 @@ def check_rated(item: tuple[str, bytes]) -> tuple[str, Any, str | None, Any]:
 def print_ratings(path: Path, checked: Any) -> int:
     """The ratings' verdict: one line when they agree, the first difference when not."""
     problem = checked.difference
+    if checked.note:
+        print(f"note  {checked.note}")
     if problem is None:
         print(f"ok    {path}: {checked.updates} updates of {checked.matches} rated matches of "
               f"{checked.game} recomputed and equal")

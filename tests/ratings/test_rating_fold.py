@@ -127,3 +127,22 @@ def test_an_unrated_match_is_not_rated(created: dict[str, object]) -> None:
 def test_a_seat_without_a_subject_makes_the_match_unrated() -> None:
     """An anonymous seat (no player, no bot) has nobody to rate: the match is left out."""
     assert rated_match("m", [CREATED, joined(0), joined(1, bot="keeper")], (1, 2)) is None
+
+
+def test_a_ratings_export_of_another_openskill_is_noted_and_checked_all_the_same() -> None:
+    """Same values, another package version: a note, no difference; another parameter: the
+    header named."""
+    import msgspec
+
+    from projections.ratings import header
+    from projections.ratings_check import check
+
+    updates = list(fold([a_match((1, 2))]))
+    matches = {"m1": a_match((1, 2))}
+    other = msgspec.structs.replace(header("wick-and-ember"), openskill="6.2.99")
+    verdict = check(other, enumerate(updates, start=2), matches)
+    assert verdict.difference is None and verdict.note is not None and "6.2.99" in verdict.note
+    tuned = msgspec.structs.replace(header("wick-and-ember"),
+                                    parameters={**header("x").parameters, "beta": 1.0})
+    refused = check(tuned, enumerate(updates, start=2), matches).difference
+    assert refused is not None and "parameters" in refused.message and refused.line == 1
