@@ -86,7 +86,7 @@ class QueueService:
                        bots=body.bots, ticket_key=secrets.token_bytes(32),
                        joined_at=self.clock())
         try:
-            return await self.status_of(await self.store.join(row))
+            return self.status_of(await self.store.join(row))
         except AlreadyQueued as clash:
             raise already(clash.row) from None
 
@@ -104,7 +104,7 @@ class QueueService:
     async def status(self, token: str | None) -> QueueStatus:
         """Where the player is: waiting, forming or seated (404 if it never queued)."""
         player = await self.players.authenticate(token)
-        return await self.status_of(await self.queued(player.player_id))
+        return self.status_of(await self.queued(player.player_id))
 
     async def ticket(self, token: str | None) -> QueueTicket:
         """A ticket for the queue stream, valid for tickets.LIFETIME seconds."""
@@ -137,7 +137,7 @@ class QueueService:
             row = await self.store.get(player_id)
             if row is None:
                 return
-            status = await self.status_of(row)
+            status = self.status_of(row)
             if status.status != getattr(last, "status", None):
                 yield status
                 last, quiet = status, 0
@@ -155,12 +155,12 @@ class QueueService:
             raise ServiceError(404, "you are not in the queue: join it with POST /queue")
         return row
 
-    async def status_of(self, row: QueueRow) -> QueueStatus:
+    def status_of(self, row: QueueRow) -> QueueStatus:
         """The row as the player sees it."""
         waited = (self.clock() - row.joined_at) / timedelta(seconds=1)
         state: Literal["waiting", "forming", "seated"] = "waiting"
         if row.match_id is not None:
-            state = "seated" if await self.store.is_started(row.match_id) else "forming"
+            state = "forming" if row.seated_at is None else "seated"
         return QueueStatus(
             status=state, game=row.game, seats=SeatRange(min=row.seats_min, max=row.seats_max),
             rated=row.rated, options=row.options, bots=row.bots, waiting_since=row.joined_at,

@@ -43,7 +43,7 @@ class QueueRow(msgspec.Struct, frozen=True, kw_only=True):
     joined_at: datetime
     match_id: str | None = None
     seat: int | None = None
-    seated_at: datetime | None = None
+    seated_at: datetime | None = None  # when its table's match started
 
 
 class TableRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -85,7 +85,7 @@ class QueueStore:
             old = await conn.fetchrow(f"SELECT {_COLUMNS} FROM queue_entries "
                                       "WHERE player_id = $1 FOR UPDATE", uuid.UUID(row.player_id))
             if old is not None:
-                if old["match_id"] is None or not await _started(conn, old["match_id"]):
+                if old["seated_at"] is None:  # waiting, or its table not yet started
                     raise AlreadyQueued(QueueRow(**dict(old)))
                 await conn.execute("DELETE FROM queue_entries WHERE player_id = $1",
                                    uuid.UUID(row.player_id))
@@ -105,11 +105,6 @@ class QueueStore:
         row = await self.pool.fetchrow(f"SELECT {_COLUMNS} FROM queue_entries "
                                        "WHERE player_id = $1", uuid.UUID(player_id))
         return None if row is None else QueueRow(**dict(row))
-
-    async def is_started(self, match_id: str) -> bool:
-        """Whether the table's match is made, seated and started."""
-        async with self.pool.acquire() as conn:
-            return await _started(conn, match_id)
 
     async def leave(self, player_id: str) -> bool:
         """Take a waiting player out of the queue at once; False if it was not waiting (a pass
@@ -155,9 +150,13 @@ class QueueStore:
             return True
 
     async def started(self, match_id: str, at: datetime) -> None:
-        """The table's match is made, seated and started."""
-        await self.pool.execute("UPDATE queue_tables SET started_at = $2 WHERE match_id = $1",
-                                uuid.UUID(match_id), at)
+        """The table's match is made, seated and started: its players' rows say so too
+        (``seated_at``), so a player's status is one row's read."""
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute("UPDATE queue_tables SET started_at = $2 WHERE match_id = $1",
+                               uuid.UUID(match_id), at)
+            await conn.execute("UPDATE queue_entries SET seated_at = $2 WHERE match_id = $1",
+                               uuid.UUID(match_id), at)
 
 
 class Claim:
@@ -181,12 +180,10 @@ class Claim:
         matches = [uuid.UUID(t.match_id) for t in tables for _ in t.players]
         seats = [seat for t in tables for seat in range(len(t.players))]
         seated = await self.conn.fetchval(
-            """WITH seated AS (UPDATE queue_entries q SET match_id = s.match_id, seat = s.seat,
-                seated_at = $4 FROM unnest($1::uuid[], $2::uuid[], $3::int[])
-                AS s(player_id, match_id, seat)
+            """WITH seated AS (UPDATE queue_entries q SET match_id = s.match_id, seat = s.seat
+                FROM unnest($1::uuid[], $2::uuid[], $3::int[]) AS s(player_id, match_id, seat)
                 WHERE q.player_id = s.player_id AND q.match_id IS NULL RETURNING 1)
-            SELECT count(*) FROM seated""",
-            players, matches, seats, tables[0].formed_at if tables else None)
+            SELECT count(*) FROM seated""", players, matches, seats)
         if seated != len(players):
             raise Clashed(", ".join(t.match_id for t in tables))
         await self.conn.executemany(
@@ -194,12 +191,6 @@ class Claim:
                 formed_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)""",
             [(uuid.UUID(t.match_id), t.game, t.rated, t.options, [list(p) for p in t.players],
               t.bots, t.bot, t.formed_at) for t in tables])
-
-
-async def _started(conn: asyncpg.Connection, match_id: str) -> bool:
-    """Whether the table's match was set up."""
-    return bool(await conn.fetchval(
-        "SELECT started_at IS NOT NULL FROM queue_tables WHERE match_id = $1::uuid", match_id))
 
 
 def _table(row: Any) -> TableRow:
