@@ -178,11 +178,12 @@ def test_the_python_client_plays_a_whole_match_of_every_game(python_client, serv
         assert {kind for _, kind in played} <= own[game["id"]], game["id"]  # its own types
 
 
-@pytest.mark.parametrize("mode", ["turns", "stream"])
+@pytest.mark.parametrize("mode", ["turns", "stream", "players"])
 def test_the_typescript_client_plays_a_whole_match_of_every_game(typescript_client, server, mode):
     """Given play.ts compiled against openapi-typescript's types, when it plays every game the
-    server lists with openapi-fetch, each seat in turn or each seat following its own stream,
-    then every match finishes and every action had a label."""
+    server lists with openapi-fetch, each seat in turn, each seat following its own stream, or
+    each seat taken by a new player and played in turns with the player's own token, then every
+    match finishes and every action had a label."""
     for game in catalogue(server):
         options = json.dumps(OPTIONS.get(game["id"], {}))
         played = run(["node", str(INSTALLED / "out" / "play.js"), server, game["id"],

@@ -3,7 +3,9 @@
 // each seat in turn asks for its legal actions and sends one; in "stream" mode every seat
 // follows its own stream (GET /matches/{id}/stream, Server-Sent Events) at once and sends one of
 // the actions each update offers it, until its view says the match is finished.
-// Usage: node out/play.js <base url> <game> <seats> <options as JSON> [turns|stream];
+// In "players" mode each seat is taken by a new player (POST /players) with its own token, and
+// played in turns with it (the player's token acts for its seat).
+// Usage: node out/play.js <base url> <game> <seats> <options as JSON> [turns|stream|players];
 // prints a JSON summary.
 import createClient from "openapi-fetch";
 import type { components, paths } from "./schema.js";
@@ -29,19 +31,23 @@ function fail(what: string, error: unknown): never {
 
 async function open(
   baseUrl: string, game: string, seats: number, options: Record<string, unknown>,
+  asPlayers = false,
 ): Promise<{ matchId: string; players: Client[] }> {
-  // Create the match, take every seat, start it as the host.
+  // Create the match, take every seat, start it as the host. As players: each seat is taken by
+  // a new player with its own token (an empty body), and played with that token.
   const created = await client(baseUrl).POST("/matches", { body: { game, seats, options } });
   if (!created.data) fail("create", created.error);
   const matchId = created.data.match_id;
   const players: Client[] = [];
   for (let seat = 0; seat < seats; seat++) {
-    const joined = await client(baseUrl).POST("/matches/{match_id}/seats", {
+    const player = asPlayers ? await newPlayer(baseUrl, `Seat ${seat} ${matchId.slice(0, 8)}`)
+      : null;
+    const joined = await (player ?? client(baseUrl)).POST("/matches/{match_id}/seats", {
       params: { path: { match_id: matchId } },
-      body: { name: `Seat ${seat}` },
+      body: player ? {} : { name: `Seat ${seat}` },
     });
     if (!joined.data?.token) fail("join", joined.error);
-    players.push(client(baseUrl, joined.data.token));
+    players.push(player ?? client(baseUrl, joined.data.token));
   }
   const host = client(baseUrl, created.data.host_token);
   const started = await host.POST("/matches/{match_id}/start", {
@@ -49,6 +55,16 @@ async function open(
   });
   if (!started.data) fail("start", started.error);
   return { matchId, players };
+}
+
+async function newPlayer(baseUrl: string, name: string): Promise<Client> {
+  // A new player (POST /players), and a client sending its token; it checks GET /players/me.
+  const made = await client(baseUrl).POST("/players", { body: { name } });
+  if (!made.data) fail("player", made.error);
+  const player = client(baseUrl, made.data.token);
+  const me = await player.GET("/players/me");
+  if (me.data?.player_id !== made.data.player_id) fail("me", me.error);
+  return player;
 }
 
 async function send(player: Client, matchId: string, command: Command, version: number) {
@@ -135,7 +151,8 @@ async function followAndPlay(player: Client, matchId: string, labels: string[]):
 async function main(): Promise<void> {
   // Play until the match is finished; print what was played.
   const [baseUrl, game, seatsText, optionsText, mode = "turns"] = process.argv.slice(2);
-  const { matchId, players } = await open(baseUrl, game, Number(seatsText), JSON.parse(optionsText));
+  const { matchId, players } = await open(baseUrl, game, Number(seatsText), JSON.parse(optionsText),
+                                         mode === "players");
   let labels: string[] = [];
   if (mode === "stream") {
     await Promise.all(players.map((player) => followAndPlay(player, matchId, labels)));
