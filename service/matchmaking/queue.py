@@ -12,7 +12,9 @@ import re
 import secrets
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
+
+import msgspec
 
 from domain.core import match
 from domain.matchmaking import Entry, Settings, window
@@ -80,9 +82,9 @@ class QueueService:
     async def join(self, token: str | None, body: JoinQueue) -> QueueStatus:
         """Queue the player (409 if it waits already, naming since when)."""
         player = await self.players.authenticate(token)
-        low, high = seat_range(body)
+        low, high, options = checked(body)
         row = QueueRow(player_id=player.player_id, name=player.name, game=body.game,
-                       seats_min=low, seats_max=high, rated=body.rated, options=body.options,
+                       seats_min=low, seats_max=high, rated=body.rated, options=options,
                        bots=body.bots, ticket_key=secrets.token_bytes(32),
                        joined_at=self.clock())
         try:
@@ -170,9 +172,10 @@ class QueueService:
             match_id=row.match_id, seat=row.seat, seated_at=row.seated_at)
 
 
-def seat_range(body: JoinQueue) -> tuple[int, int]:
-    """The table sizes asked for, checked against the game and its options (4xx naming the
-    problem otherwise)."""
+def checked(body: JoinQueue) -> tuple[int, int, dict[str, Any]]:
+    """The table sizes asked for and the options that differ from the game's defaults (so a
+    default spelled out or left out is one pool), checked against the game at every size (4xx
+    naming the problem otherwise)."""
     low, high = (body.seats, body.seats) if isinstance(body.seats, int) else (
         body.seats.min, body.seats.max)
     if low > high:
@@ -182,7 +185,9 @@ def seat_range(body: JoinQueue) -> tuple[int, int]:
         for seats in range(low, high + 1):  # each size: seats and options as a match checks them
             match.open_match(game, seats=seats, options=body.options, practice=False,
                              tournament=None, label=None, seed_commitment="")
-    return low, high
+        given = msgspec.to_builtins(match.decode_options(game, body.options))
+    usual = msgspec.to_builtins(match.decode_options(game, {}))
+    return low, high, {name: value for name, value in given.items() if usual.get(name) != value}
 
 
 def already(row: QueueRow) -> ServiceError:

@@ -217,3 +217,15 @@ async def test_a_stream_ticket_opens_the_stream_until_it_expires_or_the_wait_end
     with pytest.raises(ServiceError) as old:
         await queue.service.follower(None, fresh)
     assert old.value.status == 401
+
+
+async def test_options_spelling_out_a_default_wait_with_options_leaving_it_out(pool: asyncpg.Pool) -> None:
+    queue = queue_on(pool, StoppedClock())
+    ash, bram, cole = (queue.players.add(n) for n in ("Ash", "Bram", "Cole"))
+    await queue.service.join(ash, ask(2, options={"match_length": "standard"}))
+    await queue.service.join(bram, ask(2))
+    await queue.service.join(cole, ask(2, options={"match_length": "short"}))
+    assert (await queue.service.status(cole)).options == {"match_length": "short"}
+    [match_id] = await queue.maker.run_pass()
+    assert (await queue.service.status(ash)).match_id == (await queue.service.status(bram)).match_id == match_id
+    assert (await queue.service.status(cole)).status == "waiting"
