@@ -31,7 +31,7 @@ HEARTHLOG = [sys.executable, "-m", "service.cli.main"]
 MATCH_GROUP = {"matches", "events", "heads", "seat_tokens", "commands", "snapshots",
                "queue_tables"}
 TOURNAMENT_GROUP = {"tournaments", "tournament_entrants", "tournament_rounds", "tournament_tables"}
-RATING_GROUP = {"rated_matches", "rating_updates"}
+RATING_GROUP = {"rated_matches", "rating_updates", "rating_standings"}
 REFERENCE = {"schema_migrations", "apps", "players", "queue_entries"}
 PLACED = """SELECT logicalrelid::regclass::text AS name, partmethod::text, colocationid,
     column_to_column_name(logicalrelid, partkey) AS key FROM pg_dist_partition"""
