@@ -13,7 +13,7 @@ from service.schemas import Body
 SeatCount = Annotated[int, Meta(ge=1, le=64, examples=[2])]
 
 
-class SeatRange(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+class SeatRange(Body):
     """Any table size from ``min`` to ``max`` seats (the largest the waiting players fill)."""
 
     min: SeatCount

@@ -130,11 +130,13 @@ def needs_one_of(fields: tuple[str, ...]) -> Schema:
 
 
 def keep_constraints(prop: Schema, own: dict[str, Any]) -> None:
-    """Copy onto the non-null branch of a nullable property the constraints msgspec states."""
-    branches = [b for b in own.get("anyOf", []) if b.get("type") != "null"]
-    targets = [b for b in prop.one_of or [] if isinstance(b, Schema) and b.type != "null"]
-    if len(branches) != 1 or len(targets) != 1:
-        return
-    for key, attribute in CONSTRAINTS.items():
-        if key in branches[0] and getattr(targets[0], attribute) is None:
-            setattr(targets[0], attribute, branches[0][key])
+    """Copy onto each typed branch of a union property (a nullable one, or a number or an
+    object) the constraints msgspec states for the branch of that type."""
+    for branch in own.get("anyOf", []):
+        kind = branch.get("type")
+        targets = [b for b in prop.one_of or [] if isinstance(b, Schema) and b.type == kind]
+        if kind in (None, "null") or len(targets) != 1:
+            continue
+        for key, attribute in CONSTRAINTS.items():
+            if key in branch and getattr(targets[0], attribute) is None:
+                setattr(targets[0], attribute, branch[key])
