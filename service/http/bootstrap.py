@@ -141,7 +141,7 @@ def _queue(pool: asyncpg.Pool, matches: MatchService, players: PlayerService,
     """The play queue (players by their tokens) and its matching loop (docs/matchmaking.md),
     whose pass reads the current ratings, seats players and rings this process's followers."""
     store, bell, settings = QueueStore(pool), Bell(), QueueSettings()
-    service = QueueService(store, players, settings=settings, clock=clock, bell=bell,
+    service = QueueService(store, players, matches, settings=settings, clock=clock, bell=bell,
                            heartbeat=live.heartbeat)
     maker = Matchmaker(store, matches, ratings, settings=settings, clock=clock, bell=bell,
                        turn_seconds=turn_clock())

@@ -21,7 +21,7 @@ from domain.matchmaking import Entry, Settings, window
 from service import tickets
 from service.errors import ServiceError, unauthorized
 from service.loading import game_of
-from service.matches import rule_errors
+from service.matches import MatchService, rule_errors
 from service.matchmaking.schemas import JoinQueue, QueueStatus, QueueTicket, SeatRange
 from service.sources import Clock
 from service.store.queue import AlreadyQueued, QueueRow, QueueStore
@@ -73,9 +73,10 @@ class QueueService:
     """The queue's routes over the queue store; ``poll`` seconds between a follower's looks,
     a heartbeat after ``heartbeat`` seconds without news."""
 
-    def __init__(self, store: QueueStore, players: Players, *, settings: Settings,
-                 clock: Clock, bell: Bell, poll: float = 1.0, heartbeat: float = 15.0) -> None:
-        self.store, self.players, self.settings = store, players, settings
+    def __init__(self, store: QueueStore, players: Players, matches: MatchService, *,
+                 settings: Settings, clock: Clock, bell: Bell, poll: float = 1.0,
+                 heartbeat: float = 15.0) -> None:
+        self.store, self.players, self.matches, self.settings = store, players, matches, settings
         self.clock, self.bell, self.poll = clock, bell, poll
         self.quiet_polls = max(1, round(heartbeat / poll))
 
@@ -97,9 +98,7 @@ class QueueService:
         player = await self.players.authenticate(token)
         if await self.store.leave(player.player_id):
             return
-        row = await self.store.get(player.player_id)
-        if row is None:
-            raise ServiceError(404, "you are not in the queue")
+        row = await self.queued(player.player_id)
         raise ServiceError(409, f"too late to leave: you are seated in match {row.match_id} "
                            f"(seat {row.seat})", match_id=row.match_id, seat=row.seat)
 
@@ -151,9 +150,11 @@ class QueueService:
             await self.bell.wait(self.poll)
 
     async def queued(self, player_id: str) -> QueueRow:
-        """The player's queue row, or 404."""
+        """The player's queue row, or 404: none, or its seat's match is over (the seat is the
+        player's history now, GET /players/{id}/matches)."""
         row = await self.store.get(player_id)
-        if row is None:
+        if row is None or (row.seated_at is not None and row.match_id is not None
+                           and (await self.matches.summary(row.match_id)).status == "finished"):
             raise ServiceError(404, "you are not in the queue: join it with POST /queue")
         return row
 

@@ -78,7 +78,8 @@ def queue_on(pool: asyncpg.Pool, clock: StoppedClock, players: Players | None = 
     """The queue's services as bootstrap makes them, over ``pool``."""
     matches = MatchService(PostgresStore(pool, clock=clock), clock=clock)
     store, bell, players = QueueStore(pool), Bell(), players or Players()
-    service = QueueService(store, players, settings=SETTINGS, clock=clock, bell=bell, poll=0.01)
+    service = QueueService(store, players, matches, settings=SETTINGS, clock=clock, bell=bell,
+                           poll=0.01)
     maker = Matchmaker(store, matches, ratings or Ratings(), settings=SETTINGS, clock=clock,
                        bell=bell)
     return Queue(service, maker, matches, players)

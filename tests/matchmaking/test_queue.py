@@ -229,3 +229,19 @@ async def test_options_spelling_out_a_default_wait_with_options_leaving_it_out(p
     [match_id] = await queue.maker.run_pass()
     assert (await queue.service.status(ash)).match_id == (await queue.service.status(bram)).match_id == match_id
     assert (await queue.service.status(cole)).status == "waiting"
+
+
+async def test_once_its_match_is_over_a_seat_is_no_longer_the_players_place_in_the_queue(pool: asyncpg.Pool) -> None:
+    queue = queue_on(pool, StoppedClock())
+    ash, bram = queue.players.add("Ash"), queue.players.add("Bram")
+    for token in (ash, bram):
+        await queue.service.join(token, ask(2))
+    [match_id] = await queue.maker.run_pass()
+    assert (await queue.service.status(ash)).status == "seated"
+    await queue.matches.concede_for(match_id, 0)
+    assert (await queue.matches.summary(match_id)).status == "finished"
+    for call in (queue.service.status(ash), queue.service.leave(bram), queue.service.ticket(ash)):
+        with pytest.raises(ServiceError) as over:
+            await call
+        assert over.value.status == 404
+    assert (await queue.service.join(ash, ask(2))).status == "waiting"
