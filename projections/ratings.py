@@ -1,9 +1,9 @@
 """Ratings as a pure fold over rated finished matches: openskill's Plackett-Luce, its defaults.
 
 A rating belongs to a subject: a player id, or ``bot:<bot>`` for a server bot's seat. A rated
-match gives each distinct subject at the table one ``Update`` (before and after), in a per-game
-``sequence`` that fixes the order; the same matches in the same order give the same updates,
-byte for byte, which is what lets anyone recompute an export (docs/ratings.md).
+match gives each distinct subject at the table one ``RatingUpdate`` (before and after), in a
+per-game ``sequence`` that fixes the order; the same matches in the same order give the same
+updates, byte for byte, which is what lets anyone recompute an export (docs/ratings.md).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ class RatedMatch(msgspec.Struct, frozen=True, kw_only=True):
     placements: tuple[int, ...]  # by seat
 
 
-class Update(msgspec.Struct, frozen=True, kw_only=True):
+class RatingUpdate(msgspec.Struct, frozen=True, kw_only=True):
     """One subject's rating moved by one rated match: an export line and a stored row."""
 
     game: str
@@ -114,7 +114,7 @@ def seated(match: RatedMatch) -> list[tuple[int, str, int]]:
     return chosen if len(chosen) > 1 else []
 
 
-def rate(match: RatedMatch, sequence: int, current: Mapping[str, Rating]) -> list[Update]:
+def rate(match: RatedMatch, sequence: int, current: Mapping[str, Rating]) -> list[RatingUpdate]:
     """The updates one rated match makes, given each subject's rating before it."""
     seats = seated(match)
     if not seats:
@@ -125,7 +125,7 @@ def rate(match: RatedMatch, sequence: int, current: Mapping[str, Rating]) -> lis
     updates = []
     for (seat, subject, place), old, [new] in zip(seats, before, after, strict=True):
         games = old.games + 1
-        updates.append(Update(
+        updates.append(RatingUpdate(
             game=match.game, sequence=sequence, match_id=match.match_id, subject=subject,
             seat=seat, place=place, mu_before=old.mu, sigma_before=old.sigma, mu_after=new.mu,
             sigma_after=new.sigma, ordinal_after=new.ordinal(), games=games,
@@ -134,7 +134,7 @@ def rate(match: RatedMatch, sequence: int, current: Mapping[str, Rating]) -> lis
 
 
 def fold(matches: Iterable[RatedMatch], current: Mapping[str, Rating] | None = None,
-         sequence: int = 0) -> Iterator[Update]:
+         sequence: int = 0) -> Iterator[RatingUpdate]:
     """Every update of rated matches in order, from ``current`` ratings and the sequence
     number of the last match already rated (a match rating nobody takes no number)."""
     ratings = dict(current or {})

@@ -20,7 +20,7 @@ from projections.ratings import (
     Header,
     RatedMatch,
     Rating,
-    Update,
+    RatingUpdate,
     header,
     rate,
     seated,
@@ -68,7 +68,7 @@ def check_header(found: Header) -> None:
             _stop(1, f"the header's {field} differs from this verifier's", str(mine), str(theirs))
 
 
-def check(found: Header, updates: Iterable[tuple[int, Update]],
+def check(found: Header, updates: Iterable[tuple[int, RatingUpdate]],
           matches: Mapping[str, RatedMatch]) -> Checked:
     """Recompute ``updates`` ((line, update) in the export's order) from the rated ``matches``
     of the game (by match id); the first difference, if any."""
@@ -93,7 +93,7 @@ def check(found: Header, updates: Iterable[tuple[int, Update]],
     return Checked(game=found.game, updates=count, matches=len(done), note=note)
 
 
-def _one_match(sequence: int, expected_sequence: int, lines: list[tuple[int, Update]],
+def _one_match(sequence: int, expected_sequence: int, lines: list[tuple[int, RatingUpdate]],
                matches: Mapping[str, RatedMatch], current: dict[str, Rating],
                done: set[str]) -> None:
     """Check one match's updates (one sequence number) and carry the ratings on."""
@@ -122,7 +122,7 @@ def _one_match(sequence: int, expected_sequence: int, lines: list[tuple[int, Upd
     done.add(match.match_id)
 
 
-def _same(line: int, expected: Update, found: Update | None) -> None:
+def _same(line: int, expected: RatingUpdate, found: RatingUpdate | None) -> None:
     """Fail on the first field of an update that differs from the recomputed one."""
     for field in FIELDS:
         mine, theirs = getattr(expected, field), getattr(found, field)

@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 import msgspec
 
 from domain.games import GAMES
-from projections.ratings import Rating, Update, default_rating, header, rate, rated_match
+from projections.ratings import Rating, RatingUpdate, default_rating, header, rate, rated_match
 from service.background import Background, Retry
 from service.errors import ServiceError
 from service.store.ratings import Pending, RatingStore
@@ -33,7 +33,7 @@ EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
 NIL = "00000000-0000-0000-0000-000000000000"
 
 
-class Standing(msgspec.Struct, kw_only=True):
+class RatingStanding(msgspec.Struct, kw_only=True):
     """One line of a leaderboard."""
 
     rank: int
@@ -51,7 +51,7 @@ class Leaderboard(msgspec.Struct, kw_only=True):
 
     game: str
     subjects: int
-    ratings: list[Standing]
+    ratings: list[RatingStanding]
     next_offset: int | None
 
 
@@ -61,7 +61,7 @@ class RatingHistory(msgspec.Struct, kw_only=True):
     game: str
     subject: str
     current: Rating
-    updates: list[Update]
+    updates: list[RatingUpdate]
     next_offset: int | None
 
 
@@ -79,7 +79,7 @@ class RatingService:
     async def leaderboard(self, game: str, limit: int, offset: int) -> Leaderboard:
         """A page of a game's subjects, best ordinal first."""
         rows, total = await self.store.board(known(game), limit, offset)
-        standings = [Standing(rank=offset + n, subject=row.subject, name=row.name,
+        standings = [RatingStanding(rank=offset + n, subject=row.subject, name=row.name,
                               mu=row.rating.mu, sigma=row.rating.sigma, ordinal=row.ordinal,
                               games=row.rating.games, provisional=row.rating.provisional)
                      for n, row in enumerate(rows, start=1)]

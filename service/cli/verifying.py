@@ -170,7 +170,7 @@ def read_ratings(path: Path) -> tuple[Any, Iterator[tuple[int, Any]]]:
     """The header of a ratings export and its updates as (line, update), read as needed."""
     import msgspec
 
-    from projections.ratings import Header, Update
+    from projections.ratings import Header, RatingUpdate
 
     lines = path.open("rb")
     try:
@@ -185,7 +185,7 @@ def read_ratings(path: Path) -> tuple[Any, Iterator[tuple[int, Any]]]:
                 if not line.strip():
                     continue
                 try:
-                    yield number, msgspec.json.decode(line, type=Update)
+                    yield number, msgspec.json.decode(line, type=RatingUpdate)
                 except msgspec.DecodeError as error:
                     raise ValueError(f"line {number}: {error}") from None
 

@@ -20,7 +20,7 @@ from typing import Any
 import asyncpg
 import msgspec
 
-from projections.ratings import RatedMatch, Rating, Update
+from projections.ratings import RatedMatch, Rating, RatingUpdate
 
 _UPDATE_COLUMNS = """game, sequence, match_id::text AS match_id, subject, seat, place,
     mu_before, sigma_before, mu_after, sigma_after, ordinal_after, games, provisional"""
@@ -68,7 +68,7 @@ class Standing(msgspec.Struct, frozen=True, kw_only=True):
     sequence: int  # the last rated match that moved it
 
 
-Rate = Callable[[RatedMatch, int, dict[str, Rating]], list[Update]]
+Rate = Callable[[RatedMatch, int, dict[str, Rating]], list[RatingUpdate]]
 
 
 class RatingStore:
@@ -106,7 +106,7 @@ class RatingStore:
         return [msgspec.json.decode(row["data"]) for row in rows]
 
     async def apply(self, pending: Pending, match: RatedMatch | None, rate: Rate,
-                    ) -> list[Update] | None:
+                    ) -> list[RatingUpdate] | None:
         """Apply one match once: its updates, or None when it was applied already."""
         async with self.pool.acquire() as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1)", _lock(pending.game))
@@ -145,14 +145,14 @@ class RatingStore:
                 for row in rows], total
 
     async def history(self, game: str, subject: str, limit: int, offset: int,
-                      ) -> list[Update]:
+                      ) -> list[RatingUpdate]:
         """A subject's updates in a game, oldest first, one page."""
         rows = await self.pool.fetch(
             f"""SELECT {_UPDATE_COLUMNS} FROM rating_updates WHERE game = $1 AND subject = $2
             ORDER BY sequence LIMIT $3 OFFSET $4""", game, subject, limit, offset)
-        return [Update(**dict(row)) for row in rows]
+        return [RatingUpdate(**dict(row)) for row in rows]
 
-    async def updates(self, game: str, batch: int = 2000) -> AsyncIterator[list[Update]]:
+    async def updates(self, game: str, batch: int = 2000) -> AsyncIterator[list[RatingUpdate]]:
         """Every update of a game in sequence order (then seat), in batches."""
         after = (0, -1)
         while True:
@@ -162,7 +162,7 @@ class RatingStore:
                 ORDER BY sequence, seat LIMIT $4""", game, *after, batch)
             if not rows:
                 return
-            yield [Update(**dict(row)) for row in rows]
+            yield [RatingUpdate(**dict(row)) for row in rows]
             after = (rows[-1]["sequence"], rows[-1]["seat"])
 
 
@@ -185,7 +185,7 @@ def _rating(row: Any) -> Rating:
                   provisional=row["provisional"])
 
 
-def _values(update: Update) -> tuple[Any, ...]:
+def _values(update: RatingUpdate) -> tuple[Any, ...]:
     """An update as rating_updates' columns, in table order."""
     return (update.game, update.sequence, update.subject, uuid.UUID(update.match_id),
             update.seat, update.place, update.mu_before, update.sigma_before, update.mu_after,

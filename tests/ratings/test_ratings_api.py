@@ -11,7 +11,7 @@ import msgspec
 import pytest
 from litestar.testing import AsyncTestClient
 
-from projections.ratings import Update
+from projections.ratings import RatingUpdate
 from service.http.app import create_app
 from service.ratings import RatingService
 from service.store.ratings import RatingStore
@@ -84,7 +84,7 @@ async def test_the_export_is_the_servers_updates_as_ndjson(rated_client) -> None
     assert answer.headers["content-type"].startswith("application/x-ndjson")
     lines = answer.content.splitlines()
     assert msgspec.json.decode(lines[0])["format"] == "hearthlog-ratings"
-    assert [msgspec.json.decode(line, type=Update) for line in lines[1:]] == expected(matches)
+    assert [msgspec.json.decode(line, type=RatingUpdate) for line in lines[1:]] == expected(matches)
 
 
 @pytest.mark.parametrize(("path", "status", "named"), [

@@ -10,7 +10,7 @@ import asyncpg
 import msgspec
 import pytest
 
-from projections.ratings import Header, Update, fold, rated_match
+from projections.ratings import Header, RatingUpdate, fold, rated_match
 from service.errors import ServiceError
 from service.ratings import Rater, RatingService
 from service.store.ratings import RatingStore
@@ -20,7 +20,7 @@ from tests.replay.random_matches import Played
 GAME = "wick-and-ember"
 
 
-def expected(matches: list[Played]) -> list[Update]:
+def expected(matches: list[Played]) -> list[RatingUpdate]:
     """The fold over the matches in finish order, from their events alone."""
     described = []
     for m in sorted(matches, key=lambda m: (m.finished_at, m.match_id)):
@@ -33,7 +33,7 @@ def expected(matches: list[Played]) -> list[Update]:
     return list(fold(described))
 
 
-async def stored_updates(ratings: RatingService) -> list[Update]:
+async def stored_updates(ratings: RatingService) -> list[RatingUpdate]:
     """Every update the store holds for the game, in order."""
     return [u async for batch in ratings.store.updates(GAME) for u in batch]
 
@@ -119,7 +119,7 @@ async def test_the_export_is_a_header_then_every_update(pool: asyncpg.Pool) -> N
     lines = b"".join([part async for part in ratings.export(GAME)]).splitlines()
     head = msgspec.json.decode(lines[0], type=Header)
     assert (head.model, head.parameters["beta"]) == ("PlackettLuce", 25 / 6)
-    assert [msgspec.json.decode(line, type=Update) for line in lines[1:]] == expected(matches)
+    assert [msgspec.json.decode(line, type=RatingUpdate) for line in lines[1:]] == expected(matches)
 
 
 @pytest.mark.parametrize("call", ["leaderboard", "history"])
