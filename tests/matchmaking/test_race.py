@@ -10,8 +10,11 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
+from domain.matchmaking import Table
 from service.errors import ServiceError
+from service.matchmaking.matcher import table_row
 from service.store.provisioning import create_pool
+from service.store.queue import Claim, Clashed, QueueRow, TableRow
 from tests.core.sources import StoppedClock
 from tests.matchmaking.support import Players, Queue, ask, player, queue_on, seated_players
 
@@ -121,3 +124,29 @@ async def test_a_table_that_cannot_be_set_up_lets_its_players_go_after_ten_minut
     assert (await queue.service.join(f"token-{NAMES[0]}", ask(2))).status == "waiting"
     assert await queue.maker.store.owed(clock()) == []
     assert table.match_id not in await queue.maker.run_pass()
+
+
+async def test_without_the_lock_the_claims_guard_alone_seats_a_player_once(
+        pool: asyncpg.Pool, second_pool: asyncpg.Pool) -> None:
+    clock, players = StoppedClock(), Players()
+    queue = queue_on(pool, clock, players)
+    for name in NAMES[:2]:
+        await queue.service.join(players.add(name), ask(2))
+    async with pool.acquire() as one, second_pool.acquire() as two:
+        first, second = Claim(one, "wick-and-ember"), Claim(two, "wick-and-ember")
+        async with one.transaction():  # two passes that both skipped the advisory lock
+            rows = await first.waiting()
+            async with two.transaction():
+                assert [r.player_id for r in await second.waiting()] == [r.player_id for r in rows]
+                await second.seat([table_of(rows)])
+            with pytest.raises(Clashed):  # the first pass's update finds them seated: it rolls back
+                await first.seat([table_of(rows)])
+    [seated] = await pool.fetch("SELECT match_id::text AS m FROM queue_tables")
+    assert {(await queue.service.status(f"token-{n}")).match_id for n in NAMES[:2]} == {seated["m"]}
+
+
+def table_of(rows: list[QueueRow]) -> TableRow:
+    """One table of the rows' players, under a new match id."""
+    formed = Table(game="wick-and-ember", rated=False, options={},
+                   players=[row.player_id for row in rows])
+    return table_row(formed, {row.player_id: row.name for row in rows}, rows[0].joined_at)
