@@ -201,9 +201,10 @@ class Rater(Background):
         ``catch_up``, every rated match finished since the last finish seen (less SLACK; at
         start-up, less SLACK than the latest applied)."""
         self._woken.clear()
+        if catch_up and self._since is None:  # before rating anything heard, which moves it
+            self._since = await self.ratings.start_from()
         heard = sorted(self._heard)
         await self.ratings.rate_among(heard)
         self._heard.difference_update(heard)
-        if catch_up:
-            since = self._since if self._since is not None else await self.ratings.start_from()
-            self._since = await self.ratings.catch_up(since) - SLACK
+        if catch_up and self._since is not None:
+            self._since = await self.ratings.catch_up(self._since) - SLACK

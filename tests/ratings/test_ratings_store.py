@@ -134,3 +134,21 @@ async def test_an_unknown_game_or_subject_is_a_404_naming_it(pool: asyncpg.Pool,
             await ratings.history(GAME, "bot:nobody", 10, 0)
     assert refused.value.status == 404
     assert ("chess" if call == "leaderboard" else "bot:nobody") in refused.value.message
+
+
+async def test_a_restart_catches_up_from_before_what_it_hears_first(pool: asyncpg.Pool) -> None:
+    """Given 5 matches rated, then 5 finished unrated while no rater ran, and a match an hour
+    later heard of at once: a new rater's first pass starts from the latest finish applied
+    before it rated the heard match, so none of the five is skipped."""
+    before, missed = [rated(n) for n in range(5)], [rated(n) for n in range(5, 10)]
+    await written(pool, before)
+    await Rater(RatingService(RatingStore(pool)), 60).sweep()
+    await written(pool, missed)
+    late = rated(70)  # finished 60 minutes after the others (EPOCH + index minutes)
+    await written(pool, [late])
+    rater = Rater(RatingService(RatingStore(pool)), 60)
+    rater.heard(late.match_id, len(late.events))
+    await rater.sweep()
+    rated_ids = {row["match_id"] for row in await pool.fetch(
+        "SELECT match_id::text AS match_id FROM rated_matches")}
+    assert rated_ids == {m.match_id for m in before + missed + [late]}
