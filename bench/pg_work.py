@@ -17,7 +17,7 @@ alternating from round to round. Each code runs from a git worktree of its commi
 in the work tree are never measured by accident. Run:
 
     PYTHONPATH=. python -m bench.pg_work [--matches 32] [--seconds 6] [--rounds 3]
-        [--before COMMIT] [--after COMMIT (HEAD)] [--two-request]
+        [--warmup SECONDS] [--before COMMIT] [--after COMMIT (HEAD)] [--two-request]
 """
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ def by_kind(before: dict[tuple[int, str], tuple[int, int, int]],
 
 
 async def one_run(tree: Path, admin_url: str, name: str, matches: int, seconds: float,
-                  follow: bool) -> dict[str, Any]:
+                  follow: bool, warmup: float = 0.0) -> dict[str, Any]:
     """Play ``matches`` tables on a fresh database and server of ``tree``'s code; the
     database's work per command over the played window."""
     url = await create_database(admin_url, name)  # the server migrates it, as its code knows
@@ -149,6 +149,8 @@ async def one_run(tree: Path, admin_url: str, name: str, matches: int, seconds: 
             await conn.close()
         tables = [Table(server.port, 1000 + seed, follow) for seed in range(matches)]
         await asyncio.gather(*(table.open() for table in tables))
+        if warmup:  # every pooled connection past its first plans, every cache warm
+            await play_tables(tables, warmup, 0.0)
         counters, texts = await common.database_counters(url), await statements(url)
         sent = sum(table.sent for table in tables)
         cpu = await used_cpu(url, server)
@@ -196,14 +198,14 @@ def tree_cpu(process: psutil.Process, reaped: bool = False) -> float:
 
 
 async def run(admin_url: str, trees: dict[str, Path], rounds: int, matches: int,
-              seconds: float, follow: bool) -> dict[str, Any]:
+              seconds: float, follow: bool, warmup: float = 0.0) -> dict[str, Any]:
     """Every tree once a round, the order alternating; the per-round figures and medians."""
     runs: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
     for round_ in range(rounds):
         order = list(trees) if round_ % 2 == 0 else list(reversed(trees))
         for name in order:
             found = await one_run(trees[name], admin_url, f"pgwork_{name}_{round_}", matches,
-                                  seconds, follow)
+                                  seconds, follow, warmup)
             found["load_average"] = common.load_average()
             runs[name].append(found)
             print(f"round {round_} {name}: {found['commands']} commands, "
@@ -213,6 +215,7 @@ async def run(admin_url: str, trees: dict[str, Path], rounds: int, matches: int,
                 print(f"    {kind:>16}: {figures['calls']:.3f} calls, "
                       f"{figures['rows']:.3f} rows, {figures['plans']:.3f} planned", flush=True)
     return {"benchmark": "pg_work", "matches": matches, "seconds": seconds, "rounds": rounds,
+            "warmup": warmup,
             "client": "one request a move" if follow else "two-request", "runs": runs,
             "medians": {name: medians(found) for name, found in runs.items()}}
 
@@ -238,6 +241,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=6.0)
+    parser.add_argument("--warmup", type=float, default=0.0,
+                        help="seconds of play before the counted window (openings count less)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--before", metavar="COMMIT")
     parser.add_argument("--after", metavar="COMMIT", default="HEAD",
@@ -255,7 +260,7 @@ def main() -> None:
             if args.before:
                 trees = {"before": stack.enter_context(before_tree(args.before)), **trees}
             return asyncio.run(run(admin_url, trees, args.rounds, args.matches, args.seconds,
-                                   not args.two_request))
+                                   not args.two_request, args.warmup))
 
     print(common.run_and_save(args.save, work))
 

@@ -22,6 +22,8 @@ def _change(version: int, owed: OwedSince | None, command: bool) -> Change:
 
 @pytest.mark.parametrize(("events", "owed", "command"), [
     (1, None, False),  # the bare append (bench/appends.py)
+    (1, None, True),  # a command at a table without a turn clock: its record
+    (3, None, True),
     (1, "this", True),  # a command: its record, the seat to act owing from this append
     (2, "this", True),
     (1, "earlier", False),  # a seat that began to owe before this append still owes
