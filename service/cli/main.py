@@ -503,7 +503,8 @@ def parser() -> argparse.ArgumentParser:
                        "of many, or a tournament's bundle (several only with --ratings)")
     check.add_argument("--ratings", metavar="RATINGS", help="a game's ratings export (NDJSON): "
                        "recomputed from the verified matches of every FILE, the first "
-                       "difference named (docs/ratings.md)")
+                       "difference named (default: none, the matches alone are verified; "
+                       "docs/ratings.md)")
     check.add_argument("--jobs", type=at_least_one, metavar="N",
                        help="worker processes (default: one per core; 1: this process only)")
     top.description = (f"Hearthlog {release()}: an event-sourced match service for card games. "
