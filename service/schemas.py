@@ -168,11 +168,13 @@ class ResultInfo(msgspec.Struct, kw_only=True):
 
 
 class PlayerInfo(msgspec.Struct, kw_only=True):
-    """A taken seat; ``bot`` names the server-side bot playing it (None: a person)."""
+    """A taken seat; ``bot`` names the server-side bot playing it (None: a person), ``player``
+    the player who took it (None: an anonymous seat or a bot's)."""
 
     seat: int
     name: str
     bot: str | None = None
+    player: str | None = None
 
 
 class MatchSummary(msgspec.Struct, kw_only=True):
@@ -186,6 +188,8 @@ class MatchSummary(msgspec.Struct, kw_only=True):
     players: list[PlayerInfo]
     practice: bool
     private: bool = False
+    rated: Annotated[bool, Meta(description="A rated match: its result moves its players' "
+                                "ratings (docs/ratings.md)")] = False
     tournament: str | None
     label: str | None
     version: int

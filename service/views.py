@@ -29,7 +29,8 @@ def summary(row: MatchRow, lobby_for: timedelta | None = None) -> schemas.MatchS
         rules_version=row.rules_version,
         status=row.status,
         seats=row.seats,
-        players=players(stored.names, stored.bots),
+        players=players(stored.names, stored.bots, stored.players),
+        rated=stored.rated,
         practice=row.practice,
         private=row.private,
         tournament=row.tournament,
@@ -46,10 +47,13 @@ def summary(row: MatchRow, lobby_for: timedelta | None = None) -> schemas.MatchS
     )
 
 
-def players(names: list[str] | tuple[str, ...], bots: Any) -> list[schemas.PlayerInfo]:
-    """The taken seats, each bot marked with its name."""
+def players(
+    names: list[str] | tuple[str, ...], bots: Any, ids: tuple[str | None, ...] = ()
+) -> list[schemas.PlayerInfo]:
+    """The taken seats, each bot marked with its name and each player's with its id."""
     return [
-        schemas.PlayerInfo(seat=i, name=name, bot=bots[i] if i < len(bots) else None)
+        schemas.PlayerInfo(seat=i, name=name, bot=bots[i] if i < len(bots) else None,
+                           player=ids[i] if i < len(ids) else None)
         for i, name in enumerate(names)
     ]
 
@@ -86,7 +90,7 @@ def public_view(
         version=loaded.version,
         practice=state.created.practice,
         seat=None,
-        players=players(state.names, state.bots),
+        players=players(state.names, state.bots, state.players),
         board=shown,
         to_act=list(waiting),
         deadline=min(ends.values(), default=None),

@@ -90,6 +90,19 @@ async def test_a_rated_match_refuses_an_anonymous_seat_and_takes_players_and_bot
     assert await count(database_url, "events WHERE type = 'seat_joined'") == 0
     assert (await seated(client, match["match_id"], ash["token"])).status_code == 201
     assert (await seated(client, match["match_id"], bot="random")).status_code == 201
+    listed = (await client.get(f"/matches/{match['match_id']}")).json()
+    assert listed["rated"] is True
+    assert [(p["player"], p["bot"]) for p in listed["players"]] == [
+        (ash["player_id"], None), (None, "random")]
+
+
+async def test_an_anonymous_casual_match_lists_no_players_and_is_not_rated(client: Client):
+    match = await opened(client)
+    await seated(client, match["match_id"], name="Nobody")
+
+    listed = (await client.get(f"/matches/{match['match_id']}")).json()
+
+    assert listed["rated"] is False and listed["players"][0]["player"] is None
 
 
 async def test_a_practice_match_cannot_be_rated(client: Client, database_url: str):

@@ -41,6 +41,12 @@ def folder(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def later_than(number: str) -> list[str]:
+    """The project's migration files numbered after ``number``, in order: what a database
+    migrated up to it has yet to apply."""
+    return [m.name for m in read_migrations(MIGRATIONS_DIR) if m.name[:4] > number]
+
+
 async def recorded(url: str) -> list[tuple[int, str]]:
     """The (version, name) rows of schema_migrations."""
     conn = await asyncpg.connect(url)
@@ -166,9 +172,7 @@ async def test_matches_stored_before_the_heads_table_keep_their_head(
     finally:
         await conn.close()
 
-    assert await apply_migrations(blank_url) == ["0005_heads.sql", "0006_owed_since.sql",
-                                                 "0007_invites.sql", "0008_tournaments.sql",
-                                                 "0009_tournament_actions.sql"]
+    assert await apply_migrations(blank_url) == later_than("0004")
     pool = await create_pool(blank_url)
     try:
         store = PostgresStore(pool)
@@ -207,9 +211,7 @@ async def test_matches_in_play_before_per_seat_clocks_count_from_their_last_appe
     finally:
         await conn.close()
 
-    assert await apply_migrations(blank_url) == ["0006_owed_since.sql", "0007_invites.sql",
-                                                 "0008_tournaments.sql",
-                                                 "0009_tournament_actions.sql"]
+    assert await apply_migrations(blank_url) == later_than("0005")
     pool = await create_pool(blank_url)
     try:
         store = PostgresStore(pool)
