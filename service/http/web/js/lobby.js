@@ -14,12 +14,13 @@ function skeleton() {
     "aria-pressed": String(status === "lobby") }, text);
   document.title = "Hearthlog: lobby";
   put($("main"),
+    h("h1", { class: "visually-hidden" }, "Lobby"),
     h("p", { id: "status", class: "status", role: "status", "aria-live": "polite" }),
     h("section", { id: "queue", class: "seating", "aria-labelledby": "queue-title", hidden: true }),
     h("section", { id: "player", class: "seating", "aria-labelledby": "player-title" },
       h("h2", { id: "player-title" }, "Your player"), h("div", { id: "player-box" })),
     h("section", { "aria-labelledby": "games-title" },
-      h("h1", { id: "games-title" }, "Open a match"), h("div", { id: "games", class: "games" })),
+      h("h2", { id: "games-title", class: "page-title" }, "Open a match"), h("div", { id: "games", class: "games" })),
     h("section", { "aria-labelledby": "matches-title" },
       h("h2", { id: "matches-title" }, "Matches"),
       h("div", { class: "filters", role: "group", "aria-label": "Show matches" },
