@@ -17,6 +17,7 @@ import queue
 import re
 import sys
 import threading
+import time
 from contextvars import ContextVar
 
 import msgspec
@@ -51,11 +52,12 @@ class AccessLine(msgspec.Struct, kw_only=True, omit_defaults=True):
 
 class Lines:
     """Access lines written to a file descriptor by a thread of their own: the event loop only
-    queues a line's bytes (SimpleQueue.put, no lock held while writing), and the thread writes
-    whatever has queued in one write (docs/benchmarks.md, issue 33)."""
+    queues a line's bytes, and the thread, waking every ``every`` seconds rather than at each
+    line (a wake per line cost the loop a hand-over of the GIL per request), writes whatever
+    has queued in one write (docs/benchmarks.md, issue 33)."""
 
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
+    def __init__(self, fd: int, every: float = 0.05) -> None:
+        self.fd, self.every = fd, every
         self.queue: queue.SimpleQueue[bytes] = queue.SimpleQueue()
         self.lock = threading.Lock()  # the thread's writes and a flush at exit, one at a time
         threading.Thread(target=self._run, name="access-log", daemon=True).start()
@@ -65,14 +67,13 @@ class Lines:
         self.queue.put(line)
 
     def _run(self) -> None:
-        """Write lines as they come, each batch in one write."""
+        """Write what has queued, each batch in one write, then wait a little."""
         while True:
-            first = self.queue.get()
-            with self.lock:
-                self._write([first, *self._waiting()])
+            self.flush()
+            time.sleep(self.every)
 
     def flush(self) -> None:
-        """Write what is queued now (at exit)."""
+        """Write what is queued now (every ``every`` seconds, and at exit)."""
         with self.lock:
             self._write(self._waiting())
 
