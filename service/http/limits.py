@@ -22,6 +22,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from service.apps import KEY_HEADER, App, unknown_key
 from service.errors import ServiceError
 from service.sources import Clock, wall_clock
+from service.store.provisioning import unavailable
 
 
 class Limits(msgspec.Struct, frozen=True, kw_only=True):
@@ -185,9 +186,18 @@ class ClientLimits:
         return Client(address, self.requests.limit, self.creations.limit, "your address")
 
     async def identify(self, key: str) -> App | None:
-        """The app of a key, None for an unknown one (or with no database to ask)."""
+        """The app of a key, None for an unknown one (or with no database to ask); 503 while
+        the database is away (the key is not in this process's cache)."""
         identify = self.apps()
-        return await identify(key) if identify is not None else None
+        if identify is None:
+            return None
+        try:
+            return await identify(key)
+        except Exception as error:
+            if not unavailable(error):
+                raise
+            raise ServiceError(503, "the database is unavailable, so the X-Api-Key cannot be "
+                               "checked; try again shortly", retry_after=1) from None
 
     def count(self, scope: Scope, client: Client) -> None:
         """Take one request (and one creation) from the client's windows; 429 past a limit."""

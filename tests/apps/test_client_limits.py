@@ -140,3 +140,18 @@ async def test_health_is_not_counted_but_still_says_where_its_client_stands():
         assert headers["ratelimit"].startswith(f'"requests";r={ADDRESS_LIMIT - 1};')
         assert headers["ratelimit-policy"] == (f'"requests";q={ADDRESS_LIMIT};w=60, '
                                                '"matches";q=2;w=3600')
+
+
+async def test_a_key_that_cannot_be_checked_while_the_database_is_away_is_503():
+    """Given the database away when a key not yet known arrives, then 503 with Retry-After and
+    the RateLimit fields, and nothing is served."""
+    import asyncpg
+
+    async def away(key: str) -> App | None:
+        raise asyncpg.CannotConnectNowError("the database system is starting up")
+
+    inner = Answering()
+    limits = ClientLimits(inner, Limits(), lambda: away, clock())
+    status, headers = await ask(limits, key="key-one")
+    assert status == 503 and headers["retry-after"] == "1" and "ratelimit" in headers
+    assert inner.served == 0
