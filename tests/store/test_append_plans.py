@@ -53,3 +53,32 @@ async def test_each_shape_of_append_runs_on_a_plan_postgres_keeps(
         await pool.close()
 
     assert tuple(plans) == (APPENDS - 1 - 5, 5)
+
+
+@pytest.mark.parametrize("upto", [False, True])
+async def test_reading_a_match_back_runs_on_a_plan_postgres_keeps(
+    database_url: str, upto: bool
+) -> None:
+    """Given one connection and five matches of 200 events, analysed, when the last changes of
+    one are read a dozen times (a feed reading each change back; with an upper bound, as a
+    cold load's times are read), then Postgres runs the read on its cached generic plan."""
+    pool = await create_pool(database_url, min_size=1, max_size=1)
+    try:
+        store = PostgresStore(pool)
+        matches = [await new_match(store) for _ in range(5)]
+        for match_id in matches:
+            await store.append(match_id, 1, [event(card=n) for n in range(200)],
+                               _change(201, None, False))
+        await pool.execute("ANALYZE events")
+        for n in range(APPENDS):
+            after = 198 + n % 3
+            read = await store.load(matches[0], after=after, upto=201 if upto else None)
+            assert [e.version for e in read] == list(range(after + 1, 202))
+        plans = await pool.fetchrow(
+            "SELECT generic_plans, custom_plans FROM pg_prepared_statements "
+            "WHERE statement LIKE '%recorded_at, hash FROM events%' "
+            "AND statement NOT LIKE '%pg_prepared_statements%'")
+    finally:
+        await pool.close()
+
+    assert tuple(plans) == (APPENDS - 5, 5)
