@@ -319,8 +319,8 @@ class PostgresStore:
 
 @functools.lru_cache(maxsize=20_000)
 def _keys(match_id: str) -> tuple[uuid.UUID | None, str]:
-    """The match id as a UUID and in its canonical spelling, worked out once per id (the
-    UUID's own str() costs as much as the rest of an append's bookkeeping)."""
+    """The match id as a UUID and in its canonical spelling, worked out once per id (a UUID's
+    str() runs in Python, on every append otherwise)."""
     key = match_uuid(match_id)
     return key, match_id if key is None else str(key)
 
