@@ -99,4 +99,4 @@ async def test_a_bot_the_game_does_not_have_is_refused_and_a_bots_seat_has_no_to
         view = (await client.get(f"/matches/{created['match_id']}/view")).json()
     assert unknown.status_code == 400
     assert named.json() == {"seat": 0, "token": None, "bot": "careful"}
-    assert view["players"] == [{"seat": 0, "name": "Cole", "bot": "careful"}]
+    assert view["players"] == [{"seat": 0, "name": "Cole", "bot": "careful", "player": None}]

@@ -14,8 +14,14 @@ from tests.core.sources import StoppedClock, counted_seeds
 
 
 @pytest.fixture
-async def client(database_url: str) -> AsyncIterator[AsyncTestClient[Any]]:
+def clock() -> StoppedClock:
+    """The app's clock, which a test moves on where the order of times matters."""
+    return StoppedClock()
+
+
+@pytest.fixture
+async def client(database_url: str, clock: StoppedClock) -> AsyncIterator[AsyncTestClient[Any]]:
     """A client of the app on this test's database."""
-    app = create_app(database_url, seeds=counted_seeds("players"), clock=StoppedClock())
+    app = create_app(database_url, seeds=counted_seeds("players"), clock=clock)
     async with AsyncTestClient(app) as client:
         yield client

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tests.core.sources import StoppedClock
 from tests.players.support import Client, bearer, opened, player
 
 HEARTHLOG = [sys.executable, "-m", "service.cli.main"]
@@ -35,10 +36,11 @@ async def played(client: Client, first: dict[str, Any], second: dict[str, Any],
 
 
 async def test_a_players_matches_are_listed_newest_first_with_its_seat_and_place(
-    client: Client
+    client: Client, clock: StoppedClock
 ):
     ash, bryn = await player(client, "Ash"), await player(client, "Bryn")
     lost = await played(client, ash, bryn, conceding=ash)
+    clock.advance(1)  # the newer match is opened a second later (the clock is stopped)
     running = await played(client, bryn, ash)
 
     page = (await client.get(f"/players/{ash['player_id']}/matches")).json()
