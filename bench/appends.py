@@ -397,7 +397,8 @@ def main() -> None:
     parser.add_argument("--concurrency", default=",".join(map(str, CONCURRENCY)))
     parser.add_argument("--before", metavar="COMMIT",
                         help="the floor, ours and ours at COMMIT, each in its own process")
-    parser.add_argument("--save", default="appends", help="bench/results/<SAVE>.json")
+    parser.add_argument("--save", help="bench/results/<SAVE>.json (default appends, or "
+                        "appends-vs-<COMMIT> with --before, which bench/report.py does not read)")
     parser.add_argument("--child", nargs=3, metavar=("SYSTEM", "URL", "WRITERS"),
                         help=argparse.SUPPRESS)  # one half of a split run (``split``)
     args = parser.parse_args()
@@ -415,7 +416,8 @@ def main() -> None:
             return asyncio.run(run(admin_url, args.seconds, args.rounds, args.warmup,
                                    concurrency, tree))
 
-    print(common.run_and_save(args.save, work))
+    save = args.save or (f"appends-vs-{args.before}" if args.before else "appends")
+    print(common.run_and_save(save, work))
 
 
 if __name__ == "__main__":
