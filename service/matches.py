@@ -387,6 +387,8 @@ class MatchService:
             after = msgspec.structs.replace(after, row=_stamped(after.row, at), times=times)
         head = stored[-1].hash if stored else None
         self.cache.remember(mid, after.version, state, after.times, head=head, row=after.row)
+        if stored:  # committed: this process's feeds of the match take them without a read
+            self.cache.appended(mid, stored)
         # Without a turn clock the answer does not depend on the append's time: reuse it.
         unclocked = record is not None and match.turn_seconds(state) is None
         reused = record.response if record is not None and unclocked else None

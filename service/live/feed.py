@@ -3,10 +3,11 @@
 A process keeps one ``Feed`` per match somebody follows through it. The feed alone reads the
 store: once when it opens (the whole match, so it can serve any follower's log from version 1),
 then the new events after each wake-up (a notification, a heartbeat, a new follower), however
-many follow. It keeps its last ``WINDOW`` changes with the state after each and the log entries
-of their events (public and private, each private one addressed to its seat); older lines, which
-only a follower further behind needs, are read again from the store (``history``); every
-follower's
+many follow. A change this process appended itself is handed to the feed as it commits
+(``take``) and folded without a read, when it is the next one; any other gap is read. It keeps
+its last ``WINDOW`` changes with the state after each and the log entries of their events
+(public and private, each private one addressed to its seat); older lines, which only a
+follower further behind needs, are read again from the store (``history``); every follower's
 update (its seat's view and lines, or the spectator's) is cut from these, and the update of one
 change for one viewer is shaped and encoded once, for all who follow as that viewer, and kept
 only as its JSON. A feed is forgotten when its last follower leaves. docs/live.md has the
@@ -116,6 +117,21 @@ class Feed:
             except TimeoutError:
                 if not self.retry.failures(match_id):
                     self._wake()  # quiet for a heartbeat: each follower sends one
+
+    def take(self, stored: list[StoredEvent]) -> None:
+        """One command's events, just committed by this process: folded now, without reading
+        them back, when they are the next after the version held; otherwise (a change missed, or
+        the feed still opening) the feed reads the store as when poked, so nothing is skipped or
+        reordered. Events it already holds change nothing."""
+        if not stored or stored[-1].version <= self.version:
+            return
+        if stored[0].version != self.version + 1:
+            self.poke()
+            return
+        try:
+            self.advance(stored)
+        except Exception:  # as a read of them would fail: the pump reads, backs off, logs
+            self.poke()
 
     def advance(self, stored: list[StoredEvent]) -> None:
         """Fold newly read events, one change per command, and wake every follower; all or

@@ -116,12 +116,14 @@ async def feed_of_four_twelve_commands_on() -> tuple[Loaded, Feed, list[Any]]:
 
 async def test_many_followers_cost_one_store_read_per_change_and_each_gets_its_own_view():
     """Given three seats and twenty spectators following one match in one process, when the
-    seats play twenty commands, each announced, then the store is read once per command, every
-    follower's log is exactly its seat's (private lines only its own) and every view is the one
-    of its seat at its version."""
+    seats play twenty commands through another process (its own service on the same store),
+    each announced, then the store is read once per command, every follower's log is exactly
+    its seat's (private lines only its own) and every view is the one of its seat at its
+    version."""
     store = CountingStore()
     service, hub = MatchService(store, seeds=counted_seeds(DEALS)), Hub()
-    table = await Table.open(service, 3)
+    opened = await Table.open(service, 3)
+    table = Table(MatchService(store), opened.match_id, opened.tokens)
     loaded = await service.cache.load(table.match_id)
     seats: list[int | None] = [0, 1, 2, *[None] * 20]
     got: list[list[Any]] = [[] for _ in seats]
@@ -152,6 +154,75 @@ async def test_many_followers_cost_one_store_read_per_change_and_each_gets_its_o
         assert msgspec.json.decode(last.data)["view"] == view_at(events, loaded, seat, last.version)
     assert any(line.private for u in got[0] for line in u.update().log)
     assert not any(line.private for updates in got[3:] for u in updates for line in u.update().log)
+
+
+async def test_the_appending_process_reads_nothing_back_and_serves_what_a_reader_would():
+    """Given seats 0 and 1 and a spectator following one match in the process that plays it and
+    in another process (its own service and hub on the same stored match), when twenty
+    commands are played, each announced to both, then the playing process's feed reads nothing
+    from the store (it takes each change as it commits) while the other reads once a change,
+    and every follower in the playing process is sent exactly the messages, byte for byte, that
+    its counterpart reading the store is sent."""
+    ours, theirs = CountingStore(), CountingStore()
+    theirs._matches = ours._matches  # one database, two processes' connections to it
+    service, hub = MatchService(ours, seeds=counted_seeds(DEALS)), Hub()
+    other, other_hub = MatchService(theirs), Hub()
+    table = await Table.open(service, 2)
+    loaded = await service.cache.load(table.match_id)
+    seats: list[int | None] = [0, 1, None]
+    here = [follow(service, hub, loaded, seat, 0, QUIET) for seat in seats]
+    there = [follow(other, other_hub, loaded, seat, 0, QUIET) for seat in seats]
+    got: list[list[Any]] = [[] for _ in range(6)]
+    await asyncio.gather(*(collect(s, g, loaded.version) for s, g in zip(here + there, got)))
+    ours.counting, ours.loads, theirs.loads = False, 0, 0
+    rng, version = random.Random(11), loaded.version
+    arrived = asyncio.Event()
+    tasks = [asyncio.create_task(collect(s, g, 10**9, arrived))
+             for s, g in zip(here + there, got)]
+    for _ in range(20):
+        version = await table.play(rng) or version
+        ours.counting = True  # the playing process's fan-out only, not its commands' own reads
+        hub.publish(table.match_id, version)  # its own announcement, heard back
+        other_hub.publish(table.match_id, version)
+        while any(g[-1].version < version for g in got):
+            arrived.clear()
+            await arrived.wait()
+        ours.counting = False
+    for task in tasks:
+        task.cancel()
+
+    assert (ours.loads, theirs.loads) == (0, 20)
+    assert all(g[-1].version == version for g in got)
+    for mine, counterpart in zip(got[:3], got[3:]):
+        assert [u.data for u in mine] == [u.data for u in counterpart]
+
+
+async def test_a_feed_behind_reads_the_change_it_missed_before_taking_its_own():
+    """Given a feed at the head of a match, when another process appends a change the feed was
+    not told of and this process then hands it its own next change, then the feed does not fold
+    the handed change over the gap but asks for a read; once read it holds both changes once,
+    in order, and the same change handed again late changes nothing."""
+    store = CountingStore()
+    service = MatchService(store, seeds=counted_seeds(DEALS))
+    table = await Table.open(service, 2)
+    rng = random.Random(1)
+    loaded = await service.cache.load(table.match_id)
+    feed = Feed(store, loaded, QUIET)
+    feed.advance(await store.load(table.match_id))
+    start = feed.version
+    missed = await Table(MatchService(store), table.match_id, table.tokens).play(rng)
+    mine = await table.play(rng)
+    own = await store.load(table.match_id, after=missed or 0)
+
+    feed.take(own)
+    assert (feed.version, feed._poked.is_set()) == (start, True)  # not folded over the gap
+    feed.advance(await store.load(table.match_id, after=feed.version))  # the poked feed's read
+    feed.take(own)
+
+    assert missed is not None and mine is not None and start < missed < mine
+    assert [(c.first, c.last) for c in feed.changes][-2:] == [(start + 1, missed),
+                                                             (missed + 1, mine)]
+    assert feed.version == mine
 
 
 async def test_a_late_or_resuming_follower_gets_everything_after_its_version_in_one_update():
