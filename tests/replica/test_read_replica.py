@@ -19,25 +19,12 @@ from service.exports import ExportService
 from service.store import PostgresStore
 from service.store.provisioning import create_pool
 from tests.api.players import seated_match
-from tests.reliability.logcheck import access_lines
+from tests.replica.served import served
 from tests.servers import Server, wait_healthy
 from tests.standby import Pair
 
 pytestmark = pytest.mark.slow
 ROUTES = ("export", "replay", "verification", "replay/1?seat=0")
-
-
-async def served(server: Server, url: str) -> tuple[httpx.Response, str | None]:
-    """GET ``url``; the answer and the database its access-log line says served it."""
-    before = len(access_lines(server.output))
-    async with httpx.AsyncClient(base_url=server, timeout=30) as client:
-        answer = await client.get(url)
-    deadline = time.monotonic() + 5
-    while True:  # the line is written just after the answer is sent
-        lines = access_lines(server.output)
-        if len(lines) > before or time.monotonic() > deadline:
-            return answer, lines[before].get("read")
-        await asyncio.sleep(0.05)
 
 
 async def until_read(server: Server, url: str, read: str, seconds: float = 20) -> httpx.Response:

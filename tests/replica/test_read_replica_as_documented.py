@@ -18,12 +18,11 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import httpx
 import pytest
 
-from tests.reliability.logcheck import access_lines
+from tests.replica.served import served
 from tests.replica.test_read_replica import finished_match
 from tests.servers import ONE_ADDRESS, Server, free_port, stop, wait_healthy
 from tests.standby import Pair
@@ -54,23 +53,6 @@ def documented_server(replicated: tuple[str, str]) -> Iterator[Server]:
     finally:
         stop(server)
         server.output.unlink(missing_ok=True)
-
-
-async def served(server: Server, url: str) -> tuple[httpx.Response, str | None]:
-    """GET ``url``: the answer, and the database its own access-log line names (the first new
-    line of that route and status: a stray client of another test on a reused port is not it)."""
-    before = len(access_lines(server.output))
-    async with httpx.AsyncClient(base_url=server, timeout=30) as client:
-        answer = await client.get(url)
-    route, deadline = urlsplit(url).path, time.monotonic() + 5
-    while time.monotonic() < deadline:  # the line is written just after the answer is sent
-        mine = [line for line in access_lines(server.output)[before:]
-                if (line["method"], line["path"], line["status"]) ==
-                ("GET", route, answer.status_code)]
-        if mine:
-            return answer, mine[0].get("read")
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"no access line for GET {url}")
 
 
 async def until_read(server: Server, url: str, read: str) -> httpx.Response:
