@@ -142,6 +142,9 @@ async def measure(url: str, appends: int, spectators: int, seed: int) -> dict[st
     pool = await create_pool(url)
     store = counting_store(pool)
     service, hub = MatchService(store), live.Hub()
+    # Commands through another service on the store, as another process's would: the playing
+    # service hands its own appends to its feeds (docs/live.md), with no read to count.
+    writer = MatchService(store)
     match_id, tokens = await seated(service, SEATS)
     viewers = [*tokens, *[None] * spectators]
     streams = Streams(len(viewers))
@@ -155,7 +158,7 @@ async def measure(url: str, appends: int, spectators: int, seed: int) -> dict[st
     joined_reads, store.counting = store.reads, False
     rng, rows = random.Random(seed), []
     for _ in range(appends):
-        version = await play_one(service, match_id, tokens, rng)
+        version = await play_one(writer, match_id, tokens, rng)
         if not version:
             break
         store.reads, store.counting = 0, True
