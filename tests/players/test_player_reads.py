@@ -77,10 +77,11 @@ async def test_bad_paging_is_400_and_an_unknown_player_404(client: Client):
 
 
 async def test_a_players_export_holds_its_finished_matches_and_verifies_offline(
-    client: Client, tmp_path: Path
+    client: Client, clock: StoppedClock, tmp_path: Path
 ):
     ash, bryn, cara = [await player(client, name) for name in ("Ash", "Bryn", "Cara")]
     casual = await played(client, ash, bryn, conceding=bryn)
+    clock.advance(1)  # opened a second later: the export is oldest first
     rated = await played(client, cara, ash, conceding=cara, rated=True)
     await played(client, ash, cara)  # still running: not exported
     await played(client, bryn, cara, conceding=bryn)  # not Ash's
