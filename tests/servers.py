@@ -102,6 +102,16 @@ async def copied_database(server_url: str, template: str, prefix: str) -> AsyncI
         await drop_database(server_url, name)
 
 
+@contextlib.asynccontextmanager
+async def served_copy(server_url: str, template: str, prefix: str,
+                      **options: Any) -> AsyncIterator[Server]:
+    """A server (``options`` as for ``launch``) on a database of its own copied from the
+    migrated template: both gone after the block. One fixture of a test module's server."""
+    async with copied_database(server_url, template, prefix) as url:
+        with serving(url, **options) as server:
+            yield server
+
+
 def wait_healthy(server: Server, seconds: float = STARTUP_SECONDS) -> None:
     """Wait until the server's /health answers 200; fail if it exits or takes too long."""
     until_healthy(server, server.process, seconds, lambda: server.output.read_text()[-3000:])

@@ -5,29 +5,22 @@ as the document says (tests/api/test_generated_clients.py holds the generation i
 from __future__ import annotations
 
 import importlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from types import ModuleType
 
 import pytest
 
 from tests.api.test_generated_clients import python_client  # noqa: F401  (a fixture)
-from tests.servers import Server, copied_database, serving
+from tests.servers import Server, served_copy
 
 pytestmark = pytest.mark.slow  # a generator and a real server
 OPERATOR = "operator-secret-for-generated-clients"
 
 
 @pytest.fixture(scope="module")
-async def apps_database(postgres_server_url: str, template_database: str) -> AsyncIterator[str]:
-    """A migrated database of this module's own."""
-    async with copied_database(postgres_server_url, template_database, "apps") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def operated(apps_database: str) -> Iterator[Server]:
+async def operated(postgres_server_url: str, template_database: str) -> AsyncIterator[Server]:
     """A real server started with an operator token."""
-    with serving(apps_database, env={"HEARTHLOG_OPERATOR_TOKEN": OPERATOR}) as running:
+    async with served_copy(postgres_server_url, template_database, "apps", env={"HEARTHLOG_OPERATOR_TOKEN": OPERATOR}) as running:
         yield running
 
 

@@ -6,30 +6,23 @@ from __future__ import annotations
 
 import importlib
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from types import ModuleType
 from typing import Any
 
 import pytest
 
 from tests.api.test_generated_clients import python_client  # noqa: F401  (a fixture)
-from tests.servers import Server, copied_database, serving
+from tests.servers import Server, served_copy
 
 pytestmark = pytest.mark.slow  # a generator and a real server
 DEADLINE = 60  # seconds: a guard against a table never formed, not a measure
 
 
 @pytest.fixture(scope="module")
-async def queue_database(postgres_server_url: str, template_database: str) -> AsyncIterator[str]:
-    """A migrated database of this module's own."""
-    async with copied_database(postgres_server_url, template_database, "gqueue") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def matching(queue_database: str) -> Iterator[Server]:
+async def matching(postgres_server_url: str, template_database: str) -> AsyncIterator[Server]:
     """A real server matching every 0.2 s."""
-    with serving(queue_database, env={"HEARTHLOG_QUEUE_SECONDS": "0.2"}) as running:
+    async with served_copy(postgres_server_url, template_database, "gqueue", env={"HEARTHLOG_QUEUE_SECONDS": "0.2"}) as running:
         yield running
 
 

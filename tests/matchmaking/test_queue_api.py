@@ -3,13 +3,13 @@ says so; refusals name the problem (slow: a server process)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import httpx
 import msgspec
 import pytest
 
-from tests.servers import Server, copied_database, serving
+from tests.servers import Server, served_copy
 
 pytestmark = pytest.mark.slow
 FAST = {"HEARTHLOG_QUEUE_SECONDS": "0.2", "HEARTHLOG_HEARTBEAT_SECONDS": "1",
@@ -17,17 +17,10 @@ FAST = {"HEARTHLOG_QUEUE_SECONDS": "0.2", "HEARTHLOG_HEARTBEAT_SECONDS": "1",
 
 
 @pytest.fixture(scope="module")
-async def queue_database(postgres_server_url: str, template_database: str) -> AsyncIterator[str]:
-    """A migrated database for this module's server."""
-    async with copied_database(postgres_server_url, template_database, "queue") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def server(queue_database: str) -> Iterator[Server]:
+async def server(postgres_server_url: str, template_database: str) -> AsyncIterator[Server]:
     """A real server matching every 0.2 s."""
-    with serving(queue_database, env=FAST) as base:
-        yield base
+    async with served_copy(postgres_server_url, template_database, "queue", env=FAST) as running:
+        yield running
 
 
 def new_player(client: httpx.Client, name: str) -> dict[str, str]:

@@ -6,29 +6,21 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from types import ModuleType
 
 import pytest
 
 from tests.api.test_generated_clients import python_client  # noqa: F401  (a fixture)
-from tests.servers import Server, copied_database, serving
+from tests.servers import Server, served_copy
 
 pytestmark = pytest.mark.slow  # a generator and a real server
 
 
 @pytest.fixture(scope="module")
-async def players_database(postgres_server_url: str, template_database: str,
-                           ) -> AsyncIterator[str]:
-    """A migrated database of this module's own."""
-    async with copied_database(postgres_server_url, template_database, "players") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def served(players_database: str) -> Iterator[Server]:
+async def served(postgres_server_url: str, template_database: str) -> AsyncIterator[Server]:
     """A real server."""
-    with serving(players_database) as running:
+    async with served_copy(postgres_server_url, template_database, "players") as running:
         yield running
 
 
