@@ -180,8 +180,9 @@ class MatchService:
         name = body.name or (player.name if player else "")
         command = match.JoinSeat(name=name, client_seed=body.client_seed, bot=body.bot,
                                  player=player.player_id if player else None)
-        await self._seatable(match_id, command)
-        await self._distinct(match_id, name)
+        table = (await self.cache.load(parse_id(match_id))).state  # one read for both checks
+        _seatable(table, command)
+        _distinct(table, name)
         hashed = auth.token_hash(token) if token else None
         done = await self._apply(match_id, Sent(None, command, token_hash=hashed))
         return schemas.SeatAnswer(seat=len(done.loaded.state.names) - 1, token=token, bot=body.bot)
@@ -291,21 +292,6 @@ class MatchService:
         """The match at its latest version: as held here when one probe proves it (no row read:
         StateCache.current), else loaded."""
         return await self.cache.current(match_id) or await self.cache.load(match_id)
-
-    async def _seatable(self, match_id: str, command: match.JoinSeat) -> None:
-        """The seat's player checked first (a player already seated, an anonymous seat of a
-        rated match), so a second seat of one player is refused as that, not as its name."""
-        state = (await self.cache.load(parse_id(match_id))).state
-        if isinstance(state, match.Lobby):
-            with rule_errors():
-                match.check_player(state, command)
-
-    async def _distinct(self, match_id: str, name: str) -> None:
-        """422 for a name that looks like one already at the table (service.names.likeness)."""
-        alike = look_alike(name, list((await self.cache.load(parse_id(match_id))).state.names))
-        if name and alike is not None:
-            raise ServiceError(422, f"the name {name!r} looks like {alike!r}, already taken at "
-                               "this table; choose a name the others can tell apart")
 
     def _answer(self, done: Outcome, seat: int) -> schemas.CommandAnswer:
         """The version, the caller's new view and its legal actions now: one request a move."""
@@ -475,3 +461,19 @@ def new_events(
             metadata["command"] = msgspec.to_builtins(command)
         out.append(NewEvent(type=tag_of(event), data=encode(event), metadata=metadata))
     return out
+
+
+def _seatable(state: match.MatchState, command: match.JoinSeat) -> None:
+    """The seat's player checked first (a player already seated, an anonymous seat of a rated
+    match), so a second seat of one player is refused as that, not as its name."""
+    if isinstance(state, match.Lobby):
+        with rule_errors():
+            match.check_player(state, command)
+
+
+def _distinct(state: match.MatchState, name: str) -> None:
+    """422 for a name that looks like one already at the table (service.names.likeness)."""
+    alike = look_alike(name, list(state.names))
+    if name and alike is not None:
+        raise ServiceError(422, f"the name {name!r} looks like {alike!r}, already taken at "
+                           "this table; choose a name the others can tell apart")

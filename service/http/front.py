@@ -75,11 +75,7 @@ class Front:
                 status = message["status"]
                 message["headers"] = [*message.get("headers", ()),
                                       *headers_for(scope, message), *extra]
-            try:
-                async with asyncio.timeout(seconds):
-                    await send(message)
-            except TimeoutError:
-                raise Stalled from None
+            await send_within(send, message, seconds)
 
         try:
             await self._serve(scope, receive, respond, extra)
@@ -161,16 +157,22 @@ class SlowReaders:
             return
 
         async def bounded(message: Message) -> None:
-            try:
-                async with asyncio.timeout(self.seconds):
-                    await send(message)
-            except TimeoutError:
-                raise Stalled from None
+            await send_within(send, message, self.seconds)
 
         try:
             await self.app(scope, receive, bounded)
         except Exception as error:
             cut(error, scope, self.seconds)
+
+
+async def send_within(send: Send, message: Message, seconds: float) -> None:
+    """Send one part of an answer, or raise Stalled when its client reads none of it for
+    ``seconds``."""
+    try:
+        async with asyncio.timeout(seconds):
+            await send(message)
+    except TimeoutError:
+        raise Stalled from None
 
 
 def cut(error: Exception, scope: Scope, seconds: float) -> None:
