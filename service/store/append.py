@@ -237,5 +237,8 @@ class Announcer:
             batch, self._pending = self._pending, []
             try:
                 await self.pool.execute(ANNOUNCE, self.channel, batch)
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            # InternalClientError: a pooled connection asyncpg was still resetting after an
+            # outage ("another operation is in progress"); like the rest, only wake-ups are lost.
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError,
+                    asyncpg.InternalClientError) as error:
                 log.warning("could not announce %d appends: %r", len(batch), error)
