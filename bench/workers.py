@@ -3,12 +3,14 @@
 At each worker count W, in each round, three servers run one after the other under granian with
 W workers, on one Postgres: the bare app (`bench/served.py`: one asyncpg INSERT per POST), our
 service answering `GET /health` (its lightest route: one `SELECT 1`), and our service with N
-matches played by client bots exactly as in `bench/http.py` (legal actions, then a command).
-One server at a time, so the database's connections fit (W x 33 each) and no server steals
-CPU from another. Rounds alternate the counts (1, 2, 1, 2, ...); the median round is kept and
-each ratio is the median of the per-round ratios. The load generator is one Python process on
-the same two cores; its CPU share is reported beside each run, since it caps what any server
-can be shown to do. Run:
+matches played by each of `bench/http.py`'s two clients: one request a move (each seat follows
+its stream and sends from its own last answer or its stream's latest update; "commands") and the
+old client (a legal-actions GET, then the command; "two-request-commands"). One server at a
+time, so the database's connections fit (W x 33 each) and no server steals CPU from another.
+Rounds alternate the counts (1, 2, 1, 2, ...); the median round is kept and each ratio is the
+median of the per-round ratios. The load generator is one Python process on the same two
+cores; its CPU share is reported beside each run, since it caps what any server can be shown
+to do. Run:
 
     PYTHONPATH=. python -m bench.workers [--seconds 5] [--rounds 3] [--matches 64]
 """
@@ -79,11 +81,14 @@ async def one_count(url: str, workers: int, n: int, seconds: float,
                 continue
             found["health"] = await measured(health_loops(server.port, n, seconds, warmup),
                                              seconds, warmup)
-            tables = [Table(server.port, seed) for seed in range(n)]
-            await asyncio.gather(*(table.open() for table in tables))
-            (commands, requests), share = await measured(play_tables(tables, seconds, warmup),
-                                                         seconds, warmup)
-            found["commands"], found["requests"] = (commands, share), (requests, share)
+            for follow, prefix in ((True, ""), (False, "two-request-")):
+                tables = [Table(server.port, seed, follow) for seed in range(n)]
+                await asyncio.gather(*(table.open() for table in tables))
+                (commands, requests), share = await measured(
+                    play_tables(tables, seconds, warmup), seconds, warmup)
+                await asyncio.gather(*(table.close() for table in tables))
+                found[f"{prefix}commands"] = (commands, share)
+                found[f"{prefix}requests"] = (requests, share)
         finally:
             server.stop()
     for name, (m, share) in found.items():
@@ -100,8 +105,9 @@ def summary(runs: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
         out[str(count)] = {name: {field: statistics.median(r[name][field] for r in rounds)
                                   for field in ("rate", "p50_ms", "p99_ms", "client_cpu")}
                            for name in rounds[0]}
-        out[str(count)]["commands_per_bare"] = statistics.median(
-            r["commands"]["rate"] / r["bare"]["rate"] for r in rounds)
+        for client in ("", "two-request-"):
+            out[str(count)][f"{client}commands_per_bare"] = statistics.median(
+                r[f"{client}commands"]["rate"] / r["bare"]["rate"] for r in rounds)
     for name in runs[1][0]:
         for field in ("rate", "p99_ms"):
             out.setdefault("two_over_one", {})[f"{name}_{field}"] = round(statistics.median(
