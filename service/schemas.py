@@ -88,16 +88,27 @@ def _rules(hint: Any) -> list[PersonText]:
 def unknown_fields(sent: Any, typed: Any, at: str = "command") -> list[str]:
     """The fields of ``sent`` (JSON as received) that ``typed`` (what it decoded to) has no place
     for, as paths: a command is strict like a body, though each game's Structs ignore unknowns."""
+    found: list[str] = []
     if isinstance(typed, msgspec.Struct) and isinstance(sent, dict):
-        known = {field.encode_name: field.name for field in msgspec.structs.fields(typed)}
-        tag = typed.__struct_config__.tag_field
-        return [path for key, value in sent.items() if key != tag
-                for path in ([f"{at}.{key}"] if key not in known else
-                             unknown_fields(value, getattr(typed, known[key]), f"{at}.{key}"))]
-    if isinstance(typed, list | tuple) and isinstance(sent, list):
-        return [path for n, (value, kept) in enumerate(zip(sent, typed, strict=False))
-                for path in unknown_fields(value, kept, f"{at}[{n}]")]
-    return []
+        known, tag = _places(type(typed))
+        for key, value in sent.items():
+            if key not in known and key != tag:
+                found.append(f"{at}.{key}")
+            elif isinstance(value, dict | list) and key != tag:  # only these can hide a field
+                found += unknown_fields(value, getattr(typed, known[key]), f"{at}.{key}")
+    elif isinstance(typed, list | tuple) and isinstance(sent, list):
+        for n, (value, kept) in enumerate(zip(sent, typed, strict=False)):
+            if isinstance(value, dict | list):
+                found += unknown_fields(value, kept, f"{at}[{n}]")
+    return found
+
+
+@functools.cache
+def _places(kind: type[msgspec.Struct]) -> tuple[dict[str, str], str | None]:
+    """A Struct type's fields by the name they are sent under, and its tag's field: asked once
+    per type (``msgspec.structs.fields`` reads the class's annotations again on every call)."""
+    known = {field.encode_name: field.name for field in msgspec.structs.fields(kind)}
+    return known, kind.__struct_config__.tag_field
 
 
 class GameInfo(msgspec.Struct, kw_only=True):

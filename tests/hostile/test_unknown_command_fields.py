@@ -12,6 +12,7 @@ import msgspec
 import pytest
 
 from domain.games import GAMES
+from service import schemas
 from service.errors import ServiceError
 from service.matches import decode_command
 from tests.reliability.tables import open_table
@@ -51,3 +52,30 @@ async def test_a_legal_command_with_a_field_added_changes_nothing(server):
     played = await client.post(f"/matches/{table.match_id}/commands", json={"command": command})
     assert played.status_code == 200, played.text
     assert msgspec.json.decode(played.content)["version"] > view["version"]
+
+
+class _Step(msgspec.Struct, frozen=True):
+    """A part of a command, nested (no built-in game's command nests one yet)."""
+
+    card: str
+
+
+class _Route(msgspec.Struct, tag="route", frozen=True):
+    """A command holding nested parts, in a list and alone."""
+
+    steps: tuple[_Step, ...]
+    last: _Step
+    note: dict[str, int] = {}
+
+
+def test_every_unknown_field_is_named_by_its_path_in_the_order_sent():
+    """Given a command with fields too many at its top, inside a list and inside a part, when
+    its fields are checked (twice: the second time from what the first learnt of the type),
+    then every one is named by its path, in the order sent; a free-form dict names none."""
+    sent = {"type": "route", "x": 1, "steps": [{"card": "a"}, {"card": "b", "y": 2}],
+            "last": {"z": [1], "card": "c"}, "note": {"any": 1}, "w": {"v": 1}}
+    typed = msgspec.convert(sent, _Route)
+    expected = ["command.x", "command.steps[1].y", "command.last.z", "command.w"]
+    assert schemas.unknown_fields(sent, typed) == expected
+    assert schemas.unknown_fields(sent, typed) == expected
+    assert schemas.unknown_fields({**sent, "x": None, "w": 0}, typed)[0] == "command.x"
