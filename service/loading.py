@@ -7,7 +7,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any
 
 import msgspec
 
@@ -17,7 +17,7 @@ from domain.core.codec import event_decoder
 from domain.core.decider import Game
 from domain.games import UnknownRules, latest, lookup
 from service.errors import ServiceError, not_found
-from service.store import EventStore, MatchRow, StoredEvent, snapshots
+from service.store import EventStore, MatchRow, snapshots
 
 log = logging.getLogger("hearthlog.loading")
 
@@ -51,14 +51,6 @@ def rules_of(row: MatchRow) -> Game:
             409, f"this match was played under {row.game} rules version {row.rules_version}: "
             f"{error.message}; it will not be re-ruled under other rules",
         ) from None
-
-
-class Appends(Protocol):
-    """Who takes this process's own appends as they commit (the live hub: its feeds need not
-    read back what this process has just written)."""
-
-    def appended(self, match_id: str, stored: list[StoredEvent]) -> None:
-        """The match's events ``stored``, just committed by this process."""
 
 
 class _Entry(msgspec.Struct, kw_only=True):
@@ -97,7 +89,6 @@ class StateCache:
         self._capacity = capacity
         self._states: OrderedDict[str, _Entry] = OrderedDict()
         self._writes: set[asyncio.Task[None]] = set()
-        self._takers: list[Appends] = []
 
     async def load(self, match_id: str) -> Loaded:
         """The match at its latest stored version. The state held here is folded on only while
@@ -135,17 +126,6 @@ class StateCache:
         if len(last) != 1 or (last[0].version, last[0].hash) != (entry.version, entry.head):
             return None
         return self.known(match_id)
-
-    def hand_on(self, taker: Appends) -> None:
-        """Hand ``taker`` every append this process commits from now on (once however often
-        asked)."""
-        if taker not in self._takers:
-            self._takers.append(taker)
-
-    def appended(self, match_id: str, stored: list[StoredEvent]) -> None:
-        """This process committed ``stored`` (one command's events): hand them on."""
-        for taker in self._takers:
-            taker.appended(match_id, stored)
 
     def seed(self, match_id: str) -> bytes | None:
         """The match's server seed, if held."""

@@ -8,7 +8,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -33,6 +33,7 @@ from service.store import (
     MatchRow,
     NewEvent,
     NewMatch,
+    StoredEvent,
     StoreError,
     UnknownMatch,
     VersionConflict,
@@ -48,6 +49,7 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
 
     loaded: Loaded
     version: int
+    shaped: views.Shaped  # the views of ``loaded``, shared with this process's feed of the match
     answer: bytes | None = None  # the caller's encoded answer, when it cannot differ from later
 
 
@@ -63,6 +65,14 @@ class Sent(msgspec.Struct, frozen=True):
     token_hash: bytes | None = None
 
 
+class Appends(Protocol):
+    """Who takes this process's own appends as they commit (the live hub: its feeds need neither
+    read back what this process has just written nor shape again what its answer shaped)."""
+
+    def appended(self, match_id: str, stored: list[StoredEvent], shaped: views.Shaped) -> None:
+        """The match's events ``stored``, just committed by this process, and the views after."""
+
+
 class MatchService:
     """Every use case of the REST API, over one event store; ``seeds`` draws each new match's
     server seed and ``clock`` tells the time (service.sources: secret and wall-clock unless a
@@ -76,6 +86,13 @@ class MatchService:
         self.lobby_for = timedelta(hours=lobby_hours)
         self.cache = StateCache(store)
         self.access = Access(store, clock, players)
+        self._takers: list[Appends] = []
+
+    def hand_on(self, taker: Appends) -> None:
+        """Hand ``taker`` every append this service commits from now on (once however often
+        asked)."""
+        if taker not in self._takers:
+            self._takers.append(taker)
 
     async def create(self, body: schemas.CreateMatch) -> schemas.MatchCreatedAnswer:
         """Open a match: draw and commit to its server seed, hand out the host token."""
@@ -296,8 +313,8 @@ class MatchService:
     def _answer(self, done: Outcome, seat: int) -> schemas.CommandAnswer:
         """The version, the caller's new view and its legal actions now: one request a move."""
         return schemas.CommandAnswer(game=done.loaded.row.game, version=done.version,
-                                     view=views.match_view(done.loaded, seat),
-                                     actions=views.actions(done.loaded, seat))
+                                     view=done.shaped.view(seat),
+                                     actions=done.shaped.actions(seat))
 
     async def _earlier(
         self, match_id: str, command_id: str, seat: int, command: Any
@@ -362,7 +379,8 @@ class MatchService:
         after = Loaded(row=_stamped(loaded.row, stamp), game=loaded.game, state=state,
                        version=loaded.version + len(events),
                        times=kept_times(state, loaded.times, ((v, stamp) for v in written)))
-        record = self._record(after, sent)
+        shaped = views.Shaped(after)
+        record = self._record(shaped, sent)
         stored = await self.store.append(
             mid, loaded.version,
             new_events(events, seat=sent.seat, command=sent.command, command_id=sent.command_id),
@@ -371,20 +389,24 @@ class MatchService:
             at = stored[-1].recorded_at
             times = kept_times(state, loaded.times, ((v, at) for v in written))
             after = msgspec.structs.replace(after, row=_stamped(after.row, at), times=times)
+            shaped = shaped.restamped(after, at)
         head = stored[-1].hash if stored else None
         self.cache.remember(mid, after.version, state, after.times, head=head, row=after.row)
-        if stored:  # committed: this process's feeds of the match take them without a read
-            self.cache.appended(mid, stored)
+        if stored:  # committed: this process's feeds take them and their views without a read
+            for taker in self._takers:
+                taker.appended(mid, stored, shaped)
         # Without a turn clock the answer does not depend on the append's time: reuse it.
         unclocked = record is not None and match.turn_seconds(state) is None
         reused = record.response if record is not None and unclocked else None
-        return Outcome(loaded=after, version=after.version, answer=reused)
+        return Outcome(loaded=after, version=after.version, shaped=shaped, answer=reused)
 
-    def _record(self, after: Loaded, sent: Sent) -> CommandRecord | None:
+    def _record(self, shaped: views.Shaped, sent: Sent) -> CommandRecord | None:
         """The first answer to a seat's command sent with an id, kept for its retries."""
         if sent.command_id is None or sent.seat is None:
             return None
-        answer = self._answer(Outcome(loaded=after, version=after.version), sent.seat)
+        after = shaped.loaded
+        answer = self._answer(Outcome(loaded=after, version=after.version, shaped=shaped),
+                              sent.seat)
         return CommandRecord(command_id=sent.command_id, seat=sent.seat, response=encode(answer),
                              status_code=200, version=after.version)
 

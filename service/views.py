@@ -67,7 +67,7 @@ def match_view(
     it began to owe at (``loaded.times``; ``last_event_at``, else the row's last update, for one
     not known). ``deadline`` is the caller's own when it owes, else the soonest of them.
     """
-    return seat_view(public_view(loaded, last_event_at, board=seat is None), loaded, seat)
+    return Shaped(loaded, last_event_at).view(seat)
 
 
 def public_view(
@@ -107,6 +107,58 @@ def seat_view(public: schemas.MatchView, loaded: Loaded, seat: int | None) -> sc
              if isinstance(state, match.Table) else None)
     own = next((d.deadline for d in public.deadlines if d.seat == seat), public.deadline)
     return msgspec.structs.replace(public, seat=seat, board=board, deadline=own)
+
+
+class _Parts(msgspec.Struct):
+    """What a ``Shaped`` has made so far."""
+
+    public: schemas.MatchView | None = None
+    board: bool = False  # whether ``public`` carries the spectator's board
+    views: dict[int | None, schemas.MatchView] = {}
+    actions: dict[int, list[schemas.LegalAction]] = {}
+
+
+class Shaped:
+    """One match at one version as its viewers see it, each part shaped once however often asked:
+    the public part, each seat's view and legal actions, kept by seat so no seat is shown
+    another's. The command's answer and the match's feed share one (docs/live.md)."""
+
+    def __init__(self, loaded: Loaded, last_event_at: datetime | None = None,
+                 parts: _Parts | None = None) -> None:
+        self.loaded, self.last_event_at = loaded, last_event_at
+        self._parts = parts or _Parts()
+
+    def restamped(self, loaded: Loaded, last_event_at: datetime) -> Shaped:
+        """The same version as recorded at ``last_event_at``: what was shaped is kept when no
+        turn clock makes a view depend on the time, else shaped afresh."""
+        unclocked = match.turn_seconds(loaded.state) is None
+        return Shaped(loaded, last_event_at, self._parts if unclocked else None)
+
+    def view(self, seat: int | None) -> schemas.MatchView:
+        """The seat's view (None: the spectator's)."""
+        views = self._parts.views
+        view = views.get(seat)
+        if view is None:
+            over = self.loaded.game.observe_over is not None and bool(views)
+            shared = self._public(board=seat is None or over)
+            view = views[seat] = seat_view(shared, self.loaded, seat)
+        return view
+
+    def _public(self, board: bool) -> schemas.MatchView:
+        """The public part; with the spectator's board once ``board`` is asked: by the spectator,
+        or by a second seat of a game that makes a seat's board over it (``observe_over``)."""
+        parts = self._parts
+        if parts.public is None or (board and not parts.board):
+            parts.public = public_view(self.loaded, self.last_event_at, board=board)
+            parts.board = board
+        return parts.public
+
+    def actions(self, seat: int) -> list[schemas.LegalAction]:
+        """The seat's legal actions (``actions``)."""
+        offered = self._parts.actions.get(seat)
+        if offered is None:
+            offered = self._parts.actions[seat] = actions(self.loaded, seat)
+        return offered
 
 
 def actions(loaded: Loaded, seat: int) -> list[schemas.LegalAction]:

@@ -10,7 +10,8 @@ its last ``WINDOW`` changes with the state after each and the log entries of the
 follower further behind needs, are read again from the store (``history``); every follower's
 update (its seat's view and lines, or the spectator's) is cut from these, and the update of one
 change for one viewer is shaped and encoded once, for all who follow as that viewer, and kept
-only as its JSON. A feed is forgotten when its last follower leaves. docs/live.md has the
+only as its JSON (a change this process appended shares the shaping of the command's answer:
+service.views.Shaped). A feed is forgotten when its last follower leaves. docs/live.md has the
 promises, docs/benchmarks.md the figures (a feed's memory is its window's: kept small).
 """
 
@@ -31,7 +32,7 @@ from projections.log import LogLine, match_lines, seat_log
 from service import views
 from service.background import Retry
 from service.loading import Loaded, kept_times
-from service.schemas import MatchView, StreamUpdate
+from service.schemas import StreamUpdate
 from service.store import EventLog, StoredEvent
 
 log = logging.getLogger("hearthlog.live")
@@ -60,7 +61,7 @@ class Change(msgspec.Struct, kw_only=True):
     recorded_at: datetime
     times: dict[int, datetime]  # when the owing seats began to owe (service.loading.kept_times)
     served: dict[int | None, Served] = {}
-    public: MatchView | None = None  # what every viewer is shown of the state, shaped once
+    shaped: views.Shaped | None = None  # every viewer's view and actions, each shaped once
 
 
 class Feed:
@@ -118,11 +119,12 @@ class Feed:
                 if not self.retry.failures(match_id):
                     self._wake()  # quiet for a heartbeat: each follower sends one
 
-    def take(self, stored: list[StoredEvent]) -> None:
+    def take(self, stored: list[StoredEvent], shaped: views.Shaped | None = None) -> None:
         """One command's events, just committed by this process: folded now, without reading
         them back, when they are the next after the version held; otherwise (a change missed, or
         the feed still opening) the feed reads the store as when poked, so nothing is skipped or
-        reordered. Events it already holds change nothing."""
+        reordered. Events it already holds change nothing. ``shaped``: the views of the state
+        after them that the command's answer shaped, which the change then shares (``_adopt``)."""
         if not stored or stored[-1].version <= self.version:
             return
         if stored[0].version != self.version + 1:
@@ -132,6 +134,18 @@ class Feed:
             self.advance(stored)
         except Exception:  # as a read of them would fail: the pump reads, backs off, logs
             self.poke()
+            return
+        if shaped is not None:
+            self._adopt(self.changes[-1], shaped)
+
+    def _adopt(self, change: Change, shaped: views.Shaped) -> None:
+        """Share ``shaped`` as the change's views when it shows just what the feed would shape:
+        this match, the change's version, its recorded time and owing times (its state is the
+        one the command decided, which the events fold to)."""
+        loaded = shaped.loaded
+        if (loaded.row.match_id == self.loaded.row.match_id and loaded.version == change.last
+                and shaped.last_event_at == change.recorded_at and loaded.times == change.times):
+            change.shaped = shaped
 
     def advance(self, stored: list[StoredEvent]) -> None:
         """Fold newly read events, one change per command, and wake every follower; all or
@@ -231,13 +245,14 @@ class Feed:
             for entry in self.entries[version - self.base - 1]
             if entry.seat is None or entry.seat == seat
         ]
-        now = msgspec.structs.replace(self.loaded, state=change.state, version=last,
-                                      times=change.times)
-        if change.public is None:  # a merged update ends with its last change: the same view
-            change.public = views.public_view(now, change.recorded_at)
-        update = StreamUpdate(game=now.row.game, first=first, version=last, log=lines,
-                              view=views.seat_view(change.public, now, seat),
-                              actions=None if seat is None else views.actions(now, seat))
+        if change.shaped is None:  # a merged update ends with its last change: the same view
+            now = msgspec.structs.replace(self.loaded, state=change.state, version=last,
+                                          times=change.times)
+            change.shaped = views.Shaped(now, change.recorded_at)
+        shaped = change.shaped
+        update = StreamUpdate(game=self.loaded.row.game, first=first, version=last, log=lines,
+                              view=shaped.view(seat),
+                              actions=None if seat is None else shaped.actions(seat))
         return Served(first=first, version=last, data=msgspec.json.encode(update).decode())
 
 

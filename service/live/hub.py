@@ -7,7 +7,7 @@ append (service.store sends it just after the append commits). The hub pokes tha
 feed never trusts a notification's content: poked, it reads from the store every event after
 the last one it holds, so a notification lost (say while the listener reconnects) loses nothing,
 and each follower is sent every version once. This process's own appends are handed to the hub
-as they commit (``appended``, by the match service's state cache, which the first follower
+as they commit (``appended``, by the match service, which the first follower
 subscribes it to): the feed folds them without reading them back, and the announcement of
 them, heard later, finds the feed there already. docs/live.md has the format.
 """
@@ -29,6 +29,7 @@ from service.live.feed import Feed, Served
 from service.loading import Loaded
 from service.matches import MatchService, parse_id
 from service.store import CHANNEL, EventStore, StoredEvent
+from service.views import Shaped
 
 log = logging.getLogger("hearthlog.live")
 HEARTBEAT = object()  # what a follower yields when the match was quiet for a heartbeat
@@ -98,11 +99,12 @@ class Hub:
         for listener in self._listeners:
             listener.heard(match_id, version)
 
-    def appended(self, match_id: str, stored: list[StoredEvent]) -> None:
-        """This process committed ``stored`` (one command's events): its feed takes them."""
+    def appended(self, match_id: str, stored: list[StoredEvent], shaped: Shaped) -> None:
+        """This process committed ``stored`` (one command's events): its feed takes them, with
+        the views after them that the command's answer shaped (``Feed.take``)."""
         feed = self._feeds.get(match_id)
         if feed is not None:
-            feed.take(stored)
+            feed.take(stored, shaped)
 
     def resync(self) -> None:
         """Notifications may have been lost: every feed re-reads from the store."""
@@ -184,7 +186,7 @@ async def follow(
     ``heartbeat`` seconds (the feed wakes its followers then, and re-reads the store in case a
     notification was lost).
     """
-    service.cache.hand_on(hub)  # this process's appends reach its feeds without a read
+    service.hand_on(hub)  # this process's appends reach its feeds without a read
     with hub.follow(service.store, loaded, heartbeat) as feed:
         sent, caught_up = after, False
         while True:
