@@ -15,7 +15,9 @@ import asyncio
 import logging
 import os
 import time
-from typing import cast
+import types
+from collections.abc import Generator
+from typing import Any, cast
 
 from litestar import Litestar
 from litestar.types import ASGIApp, HTTPScope, Message, Receive, Scope, Send
@@ -167,12 +169,42 @@ class SlowReaders:
 
 async def send_within(send: Send, message: Message, seconds: float) -> None:
     """Send one part of an answer, or raise Stalled when its client reads none of it for
-    ``seconds``."""
+    ``seconds``: only a send still waiting after its first step is timed (docs/limits.md)."""
+    steps = send(message).__await__()
+    try:
+        waited_on = next(steps)
+    except StopIteration:  # taken at once, as the server takes almost every part: no timer
+        return
     try:
         async with asyncio.timeout(seconds):
-            await send(message)
+            await resumed(steps, waited_on)
     except TimeoutError:
         raise Stalled from None
+
+
+@types.coroutine
+def resumed(steps: Generator[Any, Any, Any], waited_on: object) -> Generator[Any, Any, Any]:
+    """The rest of an awaitable whose first step gave ``waited_on``: ``yield from`` as PEP 380
+    spells it, entered after that step (a server's awaitable may lack send, throw and close)."""
+    while True:
+        try:
+            sent = yield waited_on
+        except GeneratorExit:
+            if (close := getattr(steps, "close", None)) is not None:
+                close()
+            raise
+        except BaseException as error:  # a cancellation, the timer's included: to the send
+            if (throw := getattr(steps, "throw", None)) is None:
+                raise
+            try:
+                waited_on = throw(error)
+            except StopIteration as done:
+                return done.value
+        else:
+            try:
+                waited_on = next(steps) if sent is None else steps.send(sent)
+            except StopIteration as done:
+                return done.value
 
 
 def cut(error: Exception, scope: Scope, seconds: float) -> None:
