@@ -61,7 +61,7 @@ class Change(msgspec.Struct, kw_only=True):
     recorded_at: datetime
     times: dict[int, datetime]  # when the owing seats began to owe (service.loading.kept_times)
     served: dict[int | None, Served] = {}
-    shaped: views.Shaped | None = None  # every viewer's view and actions, each shaped once
+    shaped: views.Shaped | None = None  # its viewers' views and actions, while the newest change
 
 
 class Feed:
@@ -165,6 +165,8 @@ class Feed:
             state = after
         self.state, self.version, self.times = state, stored[-1].version, times
         self.entries += entries
+        if self.changes:  # only the newest change keeps its views (a window of them is memory)
+            self.changes[-1].shaped = None
         self.changes.extend(changes)
         self._forget_before(self.changes[0].first - 1)
         self._merged.clear()

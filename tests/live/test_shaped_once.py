@@ -34,6 +34,7 @@ class Played(msgspec.Struct, kw_only=True):
     there: list[list[Any]]
     other: MatchService
     match_id: str
+    holding: int  # how many of the playing process's feed's changes held views at the end
 
 
 async def play(
@@ -75,10 +76,11 @@ async def play(
     while any(got[-1].version < version for got in here + there):
         arrived.clear()
         await arrived.wait()
+    holding = sum(change.shaped is not None for change in hub._feeds[created.match_id].changes)
     for task in tasks:
         task.cancel()
     return Played(answers=answers, here=here, there=there, other=other,
-                  match_id=created.match_id)
+                  match_id=created.match_id, holding=holding)
 
 
 async def answered_afresh(played: Played, seat: int) -> bytes:
@@ -96,7 +98,8 @@ async def test_the_movers_view_and_actions_are_shaped_once_for_its_answer_and_it
 ):
     """Given both seats and a spectator following a match in the process that plays it, when
     twelve commands are played (with command ids, or without), then each viewer's view and each
-    seat's legal actions at each version are shaped once, the answer's and the stream's alike."""
+    seat's legal actions at each version are shaped once, the answer's and the stream's alike,
+    and only the feed's newest change still holds them (the others keep their JSON alone)."""
     shaped: collections.Counter[tuple[str, int, int | None]] = collections.Counter()
     seat_view, actions = views.seat_view, views.actions
 
@@ -114,6 +117,7 @@ async def test_the_movers_view_and_actions_are_shaped_once_for_its_answer_and_it
 
     assert len(played.answers) == 12 and all(status == 200 for status, _ in played.answers)
     assert len(shaped) > 12 * 5 and max(shaped.values()) == 1, shaped.most_common(3)
+    assert played.holding == 1
 
 
 @pytest.mark.parametrize(("game", "ids"), [("wick-and-ember", True), ("wick-and-ember", False),
