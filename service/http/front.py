@@ -180,31 +180,37 @@ async def send_within(send: Send, message: Message, seconds: float) -> None:
             await resumed(steps, waited_on)
     except TimeoutError:
         raise Stalled from None
+    finally:  # granian's wait holds this task; a traceback the task holds keeps this frame
+        del steps, waited_on
 
 
 @types.coroutine
 def resumed(steps: Generator[Any, Any, Any], waited_on: object) -> Generator[Any, Any, Any]:
     """The rest of an awaitable whose first step gave ``waited_on``: ``yield from`` as PEP 380
-    spells it, entered after that step (a server's awaitable may lack send, throw and close)."""
-    while True:
-        try:
-            sent = yield waited_on
-        except GeneratorExit:
-            if (close := getattr(steps, "close", None)) is not None:
-                close()
-            raise
-        except BaseException as error:  # a cancellation, the timer's included: to the send
-            if (throw := getattr(steps, "throw", None)) is None:
+    spells it, entered after that step (a server's awaitable may lack send, throw and close).
+    Its frame lets the awaitable go when it ends, as ``send_within``'s does."""
+    try:
+        while True:
+            try:
+                sent = yield waited_on
+            except GeneratorExit:
+                if hasattr(steps, "close"):
+                    steps.close()
                 raise
-            try:
-                waited_on = throw(error)
-            except StopIteration as done:
-                return done.value
-        else:
-            try:
-                waited_on = next(steps) if sent is None else steps.send(sent)
-            except StopIteration as done:
-                return done.value
+            except BaseException as error:  # a cancellation, the timer's included: to the send
+                if not hasattr(steps, "throw"):
+                    raise
+                try:
+                    waited_on = steps.throw(error)
+                except StopIteration as done:
+                    return done.value
+            else:
+                try:
+                    waited_on = next(steps) if sent is None else steps.send(sent)
+                except StopIteration as done:
+                    return done.value
+    finally:
+        del steps, waited_on
 
 
 def cut(error: Exception, scope: Scope, seconds: float) -> None:

@@ -10,21 +10,29 @@ granian's (an awaitable whose iterator has neither send nor throw, and yields a 
 from __future__ import annotations
 
 import asyncio
+import gc
 from typing import Any
 
 import pytest
+from litestar import Litestar, get
+from litestar.response import Stream
 
-from service.http.front import Stalled, send_within
+from service.http.front import SlowReaders, Stalled, send_within
 
 PART = {"type": "http.response.body", "body": b"x", "more_body": True}
 
 
 class ServerWait:
-    """What granian's send returns when its buffer is full: an iterator that yields a future
-    once, then gives its result (or raises what the future holds)."""
+    """A model of granian's PyFutureAwaitable (what its send returns when the connection's
+    buffer is full): its own iterator and its own future, yielding itself until completed; it
+    keeps the waiting task's callback after a cancel, while anything holds it (the server lets
+    it go once it is done or cancelled)."""
 
-    def __init__(self, future: asyncio.Future[Any]) -> None:
-        self.future, self.yielded = future, False
+    def __init__(self, server: ServerSend) -> None:
+        self.loop, self.server = asyncio.get_running_loop(), server
+        self.state, self.outcome = "pending", None
+        self.ack: tuple[Any, Any] | None = None
+        self._asyncio_future_blocking = True
 
     def __await__(self) -> ServerWait:
         return self
@@ -32,23 +40,86 @@ class ServerWait:
     def __iter__(self) -> ServerWait:
         return self
 
-    def __next__(self) -> Any:
-        if not self.yielded:
-            self.yielded = True
-            self.future._asyncio_future_blocking = True  # as Future.__await__ sets it
-            return self.future
-        raise StopIteration(self.future.result())
+    def __next__(self) -> ServerWait:
+        if self.state == "done":
+            raise StopIteration(self.result())
+        return self
+
+    def get_loop(self) -> asyncio.AbstractEventLoop:
+        return self.loop
+
+    def add_done_callback(self, callback: Any, context: Any = None) -> None:
+        if self.state == "pending":
+            self.ack = (callback, context)
+        else:
+            self.loop.call_soon(callback, self, context=context)
+
+    def remove_done_callback(self, callback: Any) -> int:
+        self.ack = None
+        return 1
+
+    def _finish(self, state: str, outcome: Any = None) -> bool:
+        if self.state != "pending":
+            return False
+        self.state, self.outcome = state, outcome
+        self.server.held.remove(self)
+        self.server.ended.append(state)
+        if self.ack is not None:  # called, and kept
+            self.loop.call_soon(self.ack[0], self, context=self.ack[1])
+        return True
+
+    def cancel(self, msg: Any = None) -> bool:
+        return self._finish("cancelled")
+
+    def set(self, outcome: Any) -> None:
+        """The client took the part (None), or the connection failed (an exception)."""
+        self._finish("done", outcome)
+
+    def done(self) -> bool:
+        return self.state != "pending"
+
+    def cancelled(self) -> bool:
+        return self.state == "cancelled"
+
+    def result(self) -> Any:
+        if self.state == "cancelled":
+            raise asyncio.CancelledError
+        if isinstance(self.outcome, BaseException):
+            raise self.outcome
+        if self.state == "pending":
+            raise asyncio.InvalidStateError
+        return self.outcome
+
+    def exception(self) -> BaseException | None:
+        return self.outcome if isinstance(self.outcome, BaseException) else None
 
 
 class ServerSend:
-    """A server's send whose every part waits until the test takes it (or never)."""
+    """A server's send (granian's shape): the first ``at_once`` parts are taken at once, every
+    later one waits until the test takes it, or for ever; the server holds each wait until it
+    ends (``ended`` says how)."""
 
-    def __init__(self) -> None:
-        self.waiting: list[asyncio.Future[Any]] = []
+    def __init__(self, at_once: int = 0) -> None:
+        self.at_once = at_once
+        self.held: list[ServerWait] = []
+        self.ended: list[str] = []
 
-    def __call__(self, message: dict) -> ServerWait:
-        self.waiting.append(asyncio.get_running_loop().create_future())
-        return ServerWait(self.waiting[-1])
+    def __call__(self, message: dict) -> Any:
+        if self.at_once > 0:
+            self.at_once -= 1
+            return Taken()
+        self.held.append(ServerWait(self))
+        return self.held[-1]
+
+
+class Taken:
+    """What granian's send returns for a part it takes at once (its PyEmptyAwaitable)."""
+
+    def __await__(self) -> Taken:
+        return self
+
+    def __next__(self) -> None:
+        raise StopIteration
 
 
 async def test_a_part_taken_at_once_arms_no_timer(monkeypatch):
@@ -73,7 +144,7 @@ async def test_a_server_send_that_waits_then_is_taken_in_time_is_not_cut():
     send = ServerSend()
     sending = asyncio.ensure_future(send_within(send, PART, 60))
     await asyncio.sleep(0)
-    send.waiting[0].set_result(None)
+    send.held[0].set(None)
     assert await sending is None
     assert asyncio.current_task().cancelling() == 0  # type: ignore[union-attr]
 
@@ -84,7 +155,7 @@ async def test_a_server_send_never_taken_is_cut_and_its_task_left_uncancelled():
     send = ServerSend()
     with pytest.raises(Stalled):
         await send_within(send, PART, 0.01)
-    assert send.waiting[0].cancelled()
+    assert send.ended == ["cancelled"] and not send.held
     assert asyncio.current_task().cancelling() == 0  # type: ignore[union-attr]
     await asyncio.sleep(0)
 
@@ -122,7 +193,7 @@ async def test_an_error_a_send_raises_after_waiting_is_its_own():
     send = ServerSend()
     sending = asyncio.ensure_future(send_within(send, PART, 60))
     await asyncio.sleep(0)
-    send.waiting[0].set_exception(ConnectionResetError("gone"))
+    send.held[0].set(ConnectionResetError("gone"))
     with pytest.raises(ConnectionResetError, match="gone"):
         await sending
 
@@ -139,3 +210,40 @@ async def test_a_coroutine_send_that_waits_several_times_is_timed_as_one_part():
 
     await send_within(client, PART, 60)
     assert steps == [0, 1, 2]
+
+
+async def test_an_export_cut_on_a_server_send_gives_its_slot_back_at_once():
+    """Given a litestar route streaming from a generator that holds a slot (as an export holds
+    its slot and pooled connection), served by a granian-shaped send that takes two parts and
+    then waits for ever (the server holding the wait and the task's callback), when the answer
+    is cut, then the slot is free at once, not at the next full garbage collection: no frame
+    left behind keeps the server's wait, which would keep the cut task and its traceback."""
+    slot = asyncio.Semaphore(1)
+
+    async def parts():
+        async with slot:
+            while True:
+                yield b"x" * 65536
+
+    @get("/export", sync_to_thread=False)
+    def export() -> Stream:
+        return Stream(parts())
+
+    never = asyncio.Event()
+
+    async def receive() -> dict:
+        await never.wait()
+        return {"type": "http.disconnect"}
+
+    send = ServerSend(at_once=2)
+    gc.disable()  # what a full collection would free is not to count
+    try:
+        scope = {"type": "http", "method": "GET", "path": "/export", "raw_path": b"/export",
+                 "query_string": b"", "headers": [], "scheme": "http", "http_version": "1.1",
+                 "root_path": "", "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80)}
+        await SlowReaders(Litestar([export]), 0.05)(scope, receive, send)
+        for _ in range(5):  # the generator's finaliser is scheduled on the loop
+            await asyncio.sleep(0)
+        assert send.ended == ["cancelled"] and not slot.locked()
+    finally:
+        gc.enable()
