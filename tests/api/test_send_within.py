@@ -247,3 +247,20 @@ async def test_an_export_cut_on_a_server_send_gives_its_slot_back_at_once():
         assert send.ended == ["cancelled"] and not slot.locked()
     finally:
         gc.enable()
+
+
+async def test_a_request_closed_while_its_send_waits_closes_the_send_too():
+    """Given a send waiting for its client, when the request's coroutine is closed (its task
+    dropped at shutdown), then the send is closed with it, as a plain ``await`` would close it."""
+    closed = []
+
+    async def client(message: dict) -> None:
+        try:
+            await asyncio.Event().wait()
+        finally:
+            closed.append(message["type"])
+
+    sending = send_within(client, PART, 60)
+    sending.send(None)  # the send's first step: it waits
+    sending.close()
+    assert closed == ["http.response.body"]
