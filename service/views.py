@@ -139,15 +139,14 @@ class Shaped:
         views = self._parts.views
         view = views.get(seat)
         if view is None:
-            over = self.loaded.game.observe_over is not None and bool(views)
-            shared = self._public(board=seat is None or over)
-            view = views[seat] = seat_view(shared, self.loaded, seat)
+            view = views[seat] = seat_view(self._public(seat), self.loaded, seat)
         return view
 
-    def _public(self, board: bool) -> schemas.MatchView:
-        """The public part; with the spectator's board once ``board`` is asked: by the spectator,
-        or by a second seat of a game that makes a seat's board over it (``observe_over``)."""
+    def _public(self, seat: int | None) -> schemas.MatchView:
+        """The public part, with the spectator's board for the spectator or for a game that makes
+        each seat's board over it (``observe_over``)."""
         parts = self._parts
+        board = seat is None or self.loaded.game.observe_over is not None
         if parts.public is None or (board and not parts.board):
             parts.public = public_view(self.loaded, self.last_event_at, board=board)
             parts.board = board
