@@ -4,18 +4,19 @@ A real client plays one request a move and follows its seat's stream, so after e
 process shapes the mover's view and legal actions for the command's answer and, for the mover's
 stream, in the match's feed. This runs that path in process, with no socket and no database
 (the memory store), so what it times is the process's own work: ``MATCHES`` two-seat Wick &
-Ember matches (long), each seat following through ``service.live.hub.open_follow`` and the SSE
-encoder ``service.http.api.stream.messages``; then, match after match, a random legal command
-with a ``command_id`` (chosen from the mover's last answer or stream update, as a client does)
-through ``MatchService.command``, until both streams have sent its version. Per command: the
-process's CPU time. The seeds are fixed, so both trees play the same moves.
+Ember matches (long; or ``--game deathwick --seats N``), each seat following through
+``service.live.hub.open_follow`` and the SSE encoder ``service.http.api.stream.messages``; then,
+match after match, a random legal command with a ``command_id`` (chosen from the mover's last
+answer or stream update, as a client does) through ``MatchService.command``, until every stream
+has sent its version. Per command: the process's CPU time. The seeds are fixed, so both trees
+play the same moves.
 
 Each round runs both trees, one after the other, each in a process of its own (``--before`` and
 ``--after``: commits checked out in temporary git worktrees; ``--after`` defaults to this working
 tree). Run:
 
     PYTHONPATH=. python -m bench.shaping --before 63d6a16 [--after COMMIT] [--rounds 5]
-        [--commands 3000] [--save NAME]
+        [--commands 3000] [--game deathwick --seats 6] [--save NAME]
 """
 
 from __future__ import annotations
@@ -76,15 +77,19 @@ class Seat:
             await self.arrived.wait()
 
 
-async def seated(service: Any, schemas: Any, hub: Any, index: int) -> tuple[str, list[Seat]]:
-    """A started two-seat match whose seats follow their streams."""
+GAMES = {"wick-and-ember": {"match_length": "long"}, "deathwick": {}}
+
+
+async def seated(service: Any, schemas: Any, hub: Any, game: str,
+                 seats_count: int) -> tuple[str, list[Seat]]:
+    """A started match whose seats follow their streams."""
     from service.http.api.stream import messages
     from service.live.hub import open_follow
 
-    body = schemas.CreateMatch(game="wick-and-ember", seats=2, options={"match_length": "long"})
+    body = schemas.CreateMatch(game=game, seats=seats_count, options=GAMES[game])
     created = await service.create(body)
     seats = []
-    for n in range(2):
+    for n in range(seats_count):
         joined = await service.join(created.match_id, schemas.JoinSeat(name=f"Seat {n}"))
         seats.append(Seat(joined.token))
     await service.start(created.match_id, created.host_token)
@@ -94,8 +99,9 @@ async def seated(service: Any, schemas: Any, hub: Any, index: int) -> tuple[str,
     return created.match_id, seats
 
 
-async def measure(commands: int, seed: int) -> dict[str, Any]:
-    """CPU µs per command, both seats of every match following."""
+async def measure(commands: int, seed: int, game: str = "wick-and-ember",
+                  seats: int = 2) -> dict[str, Any]:
+    """CPU µs per command, every seat of every match following."""
     import service.live.hub as live
     from service import schemas
     from service.matches import MatchService
@@ -104,7 +110,7 @@ async def measure(commands: int, seed: int) -> dict[str, Any]:
     counter = itertools.count()
     seeds = lambda: hashlib.sha256(b"shaping %d" % next(counter)).digest()  # noqa: E731
     service, hub = MatchService(MemoryStore(), seeds=seeds), live.Hub()
-    tables = [await seated(service, schemas, hub, n) for n in range(MATCHES)]
+    tables = [await seated(service, schemas, hub, game, seats) for _ in range(MATCHES)]
     await asyncio.gather(*(seat.reach(1) for _, seats in tables for seat in seats))
     rng, sent, played, idle = random.Random(seed), 0, 0, 0
     cpu = time.process_time()
@@ -132,7 +138,8 @@ async def measure(commands: int, seed: int) -> dict[str, Any]:
 def run_in(tree: Path, args: argparse.Namespace, seed: int) -> dict[str, Any]:
     """One measuring process on the code of ``tree``."""
     command = [sys.executable, "-P", str(Path(__file__).resolve()), "--measure",
-               "--commands", str(args.commands), "--seed", str(seed)]
+               "--commands", str(args.commands), "--seed", str(seed), "--game", args.game,
+               "--seats", str(args.seats)]
     env = {**os.environ, "PYTHONPATH": str(tree)}
     done = subprocess.run(command, env=env, cwd=tree, capture_output=True, text=True,
                           check=True, timeout=LIMIT_SECONDS)
@@ -169,7 +176,8 @@ def work(args: argparse.Namespace) -> dict[str, Any]:
                 runs[name].append(run_in(tree, args, seed=round_))
                 print(round_, name, runs[name][-1], flush=True)
     ratios = [a["cpu_us"] / b["cpu_us"] for a, b in zip(runs["after"], runs["before"], strict=True)]
-    return {"matches": MATCHES, "before_commit": args.before, "after_commit": args.after,
+    return {"matches": MATCHES, "game": args.game, "seats": args.seats,
+            "before_commit": args.before, "after_commit": args.after,
             "runs": runs, "after_over_before": [round(r, 3) for r in ratios],
             "median_after_over_before": round(statistics.median(ratios), 3)}
 
@@ -184,10 +192,12 @@ def main() -> None:
     parser.add_argument("--commands", type=int, default=COMMANDS)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--game", choices=sorted(GAMES), default="wick-and-ember")
+    parser.add_argument("--seats", type=int, default=2)
     parser.add_argument("--save", help="bench/results/<SAVE>.json")
     args = parser.parse_args()
     if args.measure:
-        print(json.dumps(asyncio.run(measure(args.commands, args.seed))))
+        print(json.dumps(asyncio.run(measure(args.commands, args.seed, args.game, args.seats))))
         return
     from bench import common
 
