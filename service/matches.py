@@ -65,12 +65,23 @@ class Sent(msgspec.Struct, frozen=True):
     token_hash: bytes | None = None
 
 
+class Committed(msgspec.Struct, frozen=True, kw_only=True):
+    """What this process knows of a command it just committed beside its stored events: the
+    events as decided, with the match before each and after the last (match.Decided), and the
+    views after them (views.Shaped)."""
+
+    decided: match.Decided[Any]
+    shaped: views.Shaped
+
+
 class Appends(Protocol):
     """Who takes this process's own appends as they commit (the live hub: its feeds need neither
-    read back what this process has just written nor shape again what its answer shaped)."""
+    read back nor fold again what this process has just written, nor shape again what its answer
+    shaped)."""
 
-    def appended(self, match_id: str, stored: list[StoredEvent], shaped: views.Shaped) -> None:
-        """The match's events ``stored``, just committed by this process, and the views after."""
+    def appended(self, match_id: str, stored: list[StoredEvent], committed: Committed) -> None:
+        """The match's events ``stored``, just committed by this process, and what it knows of
+        them."""
 
 
 class MatchService:
@@ -372,8 +383,8 @@ class MatchService:
             raise version_clash(sent.expected, loaded.version)
         seed = await self._server_seed(mid)
         with rule_errors():
-            events, state = match.decide_and_evolve(loaded.game, loaded.state, sent.seat,
-                                                    sent.command, seed)
+            decided = match.decide_each(loaded.game, loaded.state, sent.seat, sent.command, seed)
+        events, state = decided.events, decided.after
         written = range(loaded.version + 1, loaded.version + len(events) + 1)
         stamp = self.clock()
         after = Loaded(row=_stamped(loaded.row, stamp), game=loaded.game, state=state,
@@ -392,9 +403,10 @@ class MatchService:
             shaped = shaped.restamped(after, at)
         head = stored[-1].hash if stored else None
         self.cache.remember(mid, after.version, state, after.times, head=head, row=after.row)
-        if stored:  # committed: this process's feeds take them and their views without a read
+        if stored and self._takers:  # committed: this process's feeds take them as decided
+            committed = Committed(decided=decided, shaped=shaped)
             for taker in self._takers:
-                taker.appended(mid, stored, shaped)
+                taker.appended(mid, stored, committed)
         # Without a turn clock the answer does not depend on the append's time: reuse it.
         unclocked = record is not None and match.turn_seconds(state) is None
         reused = record.response if record is not None and unclocked else None

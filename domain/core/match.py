@@ -192,11 +192,57 @@ def decide_and_evolve(
     seed: bytes,
 ) -> tuple[list[E | MatchEvent], MatchStateOf[S]]:
     """The events a command causes and the state they lead to (the game's steps, not a re-fold)."""
+    events, states = _decide(game, state, seat, command, seed)
+    if states is None or not isinstance(state, Table):
+        return events, fold(game, events, state)
+    return events, _advanced(game, state, states)
+
+
+class Decided(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
+    """A command's events with the match as it stood before each of them and after the last:
+    ``states[i]`` before ``events[i]``, ``states[i + 1]`` after it (one more state than events)."""
+
+    events: list[Any]
+    states: list[MatchStateOf[S]]
+
+    @property
+    def after(self) -> MatchStateOf[S]:
+        """The match after the command's last event."""
+        return self.states[-1]
+
+
+def decide_each(
+    game: Rulebook[S, C, E, Any, Any],
+    state: MatchStateOf[S],
+    seat: int | None,
+    command: C | MatchCommand,
+    seed: bytes,
+) -> Decided[S]:
+    """``decide_and_evolve`` with the match after each event as well (the game's steps, not a
+    re-fold): what the log lines of each event and a follower's feed need."""
+    events, states = _decide(game, state, seat, command, seed)
+    if states is None or not isinstance(state, Table):
+        folded = [state]
+        for event in events:  # the lobby's own events: few, folded
+            folded.append(evolve(game, folded[-1], event))
+        return Decided(events=events, states=folded)
+    return Decided(events=events, states=_each(game, state, states))
+
+
+def _decide(
+    game: Rulebook[S, C, E, Any, Any],
+    state: MatchStateOf[S],
+    seat: int | None,
+    command: C | MatchCommand,
+    seed: bytes,
+) -> tuple[list[E | MatchEvent], list[S] | None]:
+    """The events a command causes, with the game state after each of them when play decided
+    them (None: the match's own lobby events, which are folded)."""
     match state, command:
         case Lobby(), JoinSeat():
-            return _folded(game, state, [_join(game, state, command)])
+            return [_join(game, state, command)], None
         case Lobby(), StartMatch():
-            return _folded(game, state, _start(game, state, seed))
+            return _start(game, state, seed), None
         case Lobby(), _:
             raise WrongPhase("the match has not started yet")
         case Table(), JoinSeat():
@@ -213,15 +259,8 @@ def decide_and_evolve(
             steps = game.decide_steps(state.game, seat, command, table_rng(state, seed))
             # The steps' own fresh list, nobody else's: as the match stream's it may hold any event.
             events = cast("list[E | MatchEvent]", steps.events)
-            return events, _advanced(game, state, steps.events, steps.states)
+            return events, _recorded(game, events, steps.states)
     raise BrokenInvariant(f"no rule for {type(command).__name__} in {type(state).__name__}")
-
-
-def _folded(
-    game: Rulebook[S, Any, E, Any, Any], state: MatchStateOf[S], events: list[E | MatchEvent]
-) -> tuple[list[E | MatchEvent], MatchStateOf[S]]:
-    """Lobby events with the state they lead to."""
-    return events, fold(game, events, state)
 
 
 def table_rng(state: MatchStateOf[Any], seed: bytes) -> Rng:
@@ -278,7 +317,7 @@ def _bot_name(state: Lobby) -> str:
 
 def _time_out(
     game: Rulebook[S, Any, E, Any, Any], state: Table[S], command: TimeOut, seed: bytes
-) -> tuple[list[E | MatchEvent], MatchStateOf[S]]:
+) -> tuple[list[E | MatchEvent], list[S]]:
     """Play for a seat whose clock ran out: its time-out, then the events of the given action."""
     if command.seat not in game.to_act(state.game):
         raise NotYourTurn(f"seat {command.seat} owes no action now")
@@ -290,7 +329,7 @@ def _time_out(
         raise RuleViolation("a seat out of time is played for, never conceded")
     played = game.decide_steps(state.game, command.seat, action, table_rng(state, seed))
     events: list[E | MatchEvent] = [SeatTimedOut(seat=command.seat), *played.events]
-    return events, _advanced(game, state, events, [state.game, *played.states])
+    return events, _recorded(game, events, [state.game, *played.states])
 
 
 def time_out(game: Rulebook[S, Any, Any, Any, Any], state: Table[S], seat: int) -> TimeOut | None:
@@ -299,19 +338,36 @@ def time_out(game: Rulebook[S, Any, Any, Any, Any], state: Table[S], seat: int) 
     return None if action is None else TimeOut(seat=seat, action=msgspec.to_builtins(action))
 
 
-def _advanced(
-    game: Rulebook[S, Any, Any, Any, Any], state: Table[S], events: list[Any], states: list[S]
-) -> Table[S]:
-    """The table after a command's events, given the game state after each of them."""
+def _recorded(game: Game, events: list[Any], states: list[S]) -> list[S]:
+    """The game states after each event, checked one for one against the events."""
     if len(states) != len(events):
         raise BrokenInvariant(f"{game.id} decided {len(events)} events but recorded "
                               f"{len(states)} states: decide each event with Steps.then")
+    return states
+
+
+def _advanced(game: Rulebook[S, Any, Any, Any, Any], state: Table[S], states: list[S]) -> Table[S]:
+    """The table after a command's events, given the game state after each of them."""
     owing, since, version = state.owing, state.since, state.version
     for after in states:
         version += 1
         owing, since = owed(owing, since, game.to_act(after), version)
     return msgspec.structs.replace(state, game=states[-1] if states else state.game,
                                    version=version, owing=owing, since=since)
+
+
+def _each(
+    game: Rulebook[S, Any, Any, Any, Any], state: Table[S], states: list[S]
+) -> list[MatchStateOf[S]]:
+    """The table before a command's events and after each of them (``_advanced`` step by step)."""
+    tables: list[MatchStateOf[S]] = [state]
+    owing, since, version = state.owing, state.since, state.version
+    for after in states:
+        version += 1
+        owing, since = owed(owing, since, game.to_act(after), version)
+        tables.append(msgspec.structs.replace(state, game=after, version=version, owing=owing,
+                                              since=since))
+    return tables
 
 
 def owed(

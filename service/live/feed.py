@@ -4,7 +4,8 @@ A process keeps one ``Feed`` per match somebody follows through it. The feed alo
 store: once when it opens (the whole match, so it can serve any follower's log from version 1),
 then the new events after each wake-up (a notification, a heartbeat, a new follower), however
 many follow. A change this process appended itself is handed to the feed as it commits
-(``take``) and folded without a read, when it is the next one; any other gap is read. It keeps
+(``take``), with the match the rules gave after each of its events, and kept without a read or
+a fold when it is the next one; any other gap is read and folded. It keeps
 its last ``WINDOW`` changes with the state after each and the log entries of their events
 (public and private, each private one addressed to its seat); older lines, which only a
 follower further behind needs, are read again from the store (``history``); every follower's
@@ -32,6 +33,7 @@ from projections.log import LogLine, match_lines, seat_log
 from service import views
 from service.background import Retry
 from service.loading import Loaded, kept_times
+from service.matches import Committed
 from service.schemas import StreamUpdate
 from service.store import EventLog, StoredEvent
 
@@ -119,24 +121,43 @@ class Feed:
                 if not self.retry.failures(match_id):
                     self._wake()  # quiet for a heartbeat: each follower sends one
 
-    def take(self, stored: list[StoredEvent], shaped: views.Shaped | None = None) -> None:
-        """One command's events, just committed by this process: folded now, without reading
+    def take(self, stored: list[StoredEvent], committed: Committed | None = None) -> None:
+        """One command's events, just committed by this process: taken now, without reading
         them back, when they are the next after the version held; otherwise (a change missed, or
         the feed still opening) the feed reads the store as when poked, so nothing is skipped or
-        reordered. Events it already holds change nothing. ``shaped``: the views of the state
-        after them that the command's answer shaped, which the change then shares (``_adopt``)."""
+        reordered. Events it already holds change nothing. ``committed``: the states the rules
+        decided them with (the change is made from those, not folded again: ``_took``) and the
+        views after them that the command's answer shaped, which the change then shares
+        (``_adopt``); without it they are decoded and folded (``advance``)."""
         if not stored or stored[-1].version <= self.version:
             return
         if stored[0].version != self.version + 1:
             self.poke()
             return
         try:
-            self.advance(stored)
+            if committed is None or not self._took(stored, committed.decided):
+                self.advance(stored)
         except Exception:  # as a read of them would fail: the pump reads, backs off, logs
             self.poke()
             return
-        if shaped is not None:
-            self._adopt(self.changes[-1], shaped)
+        if committed is not None:
+            self._adopt(self.changes[-1], committed.shaped)
+
+    def _took(self, stored: list[StoredEvent], decided: match.Decided[Any]) -> bool:
+        """The command's change made from the match the rules gave before and after each of its
+        events (each event's log lines from the state before it), with no decoding and no fold;
+        False (nothing changed) unless they are just these events from the version held."""
+        if len(decided.events) != len(stored) or decided.states[0].version != self.version:
+            return False
+        game = self.loaded.game
+        entries = [match_lines(game, before, event)
+                   for before, event in zip(decided.states, decided.events)]
+        after = decided.after
+        times = kept_times(after, self.times, ((e.version, e.recorded_at) for e in stored))
+        change = Change(first=stored[0].version, last=stored[-1].version, state=after,
+                        recorded_at=stored[-1].recorded_at, times=times)
+        self._moved(entries, [change])
+        return True
 
     def _adopt(self, change: Change, shaped: views.Shaped) -> None:
         """Share ``shaped`` as the change's views when it shows just what the feed would shape:
@@ -163,7 +184,13 @@ class Feed:
             changes.append(Change(first=group[0].version, last=group[-1].version, state=after,
                                   recorded_at=group[-1].recorded_at, times=times))
             state = after
-        self.state, self.version, self.times = state, stored[-1].version, times
+        self._moved(entries, changes)
+
+    def _moved(self, entries: list[list[LogEntry]], changes: list[Change]) -> None:
+        """Hold the new changes (of the events after the version held, with their log entries)
+        and wake every follower."""
+        newest = changes[-1]
+        self.state, self.version, self.times = newest.state, newest.last, newest.times
         self.entries += entries
         if self.changes:  # only the newest change keeps its views (a window of them is memory)
             self.changes[-1].shaped = None

@@ -8,7 +8,8 @@ feed never trusts a notification's content: poked, it reads from the store every
 the last one it holds, so a notification lost (say while the listener reconnects) loses nothing,
 and each follower is sent every version once. This process's own appends are handed to the hub
 as they commit (``appended``, by the match service, which the first follower
-subscribes it to): the feed folds them without reading them back, and the announcement of
+subscribes it to) with the states the rules decided them with: the feed neither reads them back
+nor folds them again, and the announcement of
 them, heard later, finds the feed there already. docs/live.md has the format.
 """
 
@@ -27,9 +28,8 @@ import msgspec
 from service.background import Background, Retry
 from service.live.feed import Feed, Served
 from service.loading import Loaded
-from service.matches import MatchService, parse_id
+from service.matches import Committed, MatchService, parse_id
 from service.store import CHANNEL, EventStore, StoredEvent
-from service.views import Shaped
 
 log = logging.getLogger("hearthlog.live")
 HEARTBEAT = object()  # what a follower yields when the match was quiet for a heartbeat
@@ -99,12 +99,13 @@ class Hub:
         for listener in self._listeners:
             listener.heard(match_id, version)
 
-    def appended(self, match_id: str, stored: list[StoredEvent], shaped: Shaped) -> None:
+    def appended(self, match_id: str, stored: list[StoredEvent], committed: Committed) -> None:
         """This process committed ``stored`` (one command's events): its feed takes them, with
-        the views after them that the command's answer shaped (``Feed.take``)."""
+        the states the rules decided them with and the views after them that the command's
+        answer shaped (``Feed.take``)."""
         feed = self._feeds.get(match_id)
         if feed is not None:
-            feed.take(stored, shaped)
+            feed.take(stored, committed)
 
     def resync(self) -> None:
         """Notifications may have been lost: every feed re-reads from the store."""

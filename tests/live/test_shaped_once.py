@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from domain.core import match
 from domain.core.codec import encode
 from service import schemas, views
 from service.live.hub import Hub, follow
@@ -35,15 +36,18 @@ class Played(msgspec.Struct, kw_only=True):
     other: MatchService
     match_id: str
     holding: int  # how many of the playing process's feed's changes held views at the end
+    started: int  # the match's version once started, before the first command
 
 
 async def play(
     commands: int, turn_seconds: int | None = None, ids: bool = True, apart: bool = True,
-    game: str = "wick-and-ember",
+    game: str = "wick-and-ember", time_outs: bool = False,
 ) -> Played:
     """Open a two-seat match of ``game``, follow it by both seats and a spectator in the playing
-    process (and in another one if ``apart``), play ``commands`` random legal commands (with command ids if ``ids``) from
-    each mover's last answer or stream update, as a one-request client does."""
+    process (and in another one if ``apart``), play ``commands`` random legal commands (with
+    command ids if ``ids``) from each mover's last answer or stream update, as a one-request
+    client does; with ``time_outs`` every third one is the server's time-out for the mover
+    instead (its default action, as when its turn clock runs out)."""
     ours, theirs = CountingStore(), CountingStore()
     theirs._matches = ours._matches  # one database, two processes' connections to it
     service, hub = MatchService(ours, seeds=counted_seeds(DEALS)), Hub()
@@ -68,10 +72,15 @@ async def play(
             await arrived.wait()
         offers = [here[seat][-1].update().actions or [] for seat in (0, 1)]
         seat = rng.choice([s for s in (0, 1) if offers[s]])
-        body = schemas.SendCommand(command=rng.choice(offers[seat]).command,
-                                   command_id=f"c{n}" if ids else None)
-        answers.append(await service.command(created.match_id, tokens[seat], body))
-        version = msgspec.json.decode(answers[-1][1])["version"]
+        if time_outs and n % 3 == 2:
+            now = await service.cache.load(created.match_id)
+            timed_out = match.time_out(now.game, now.state, seat)
+            version = await service.act_for(created.match_id, None, timed_out, version)
+        else:
+            body = schemas.SendCommand(command=rng.choice(offers[seat]).command,
+                                       command_id=f"c{n}" if ids else None)
+            answers.append(await service.command(created.match_id, tokens[seat], body))
+            version = msgspec.json.decode(answers[-1][1])["version"]
         other_hub.publish(created.match_id, version)  # the announcement the other one hears
     while any(got[-1].version < version for got in here + there):
         arrived.clear()
@@ -80,7 +89,7 @@ async def play(
     for task in tasks:
         task.cancel()
     return Played(answers=answers, here=here, there=there, other=other,
-                  match_id=created.match_id, holding=holding)
+                  match_id=created.match_id, holding=holding, started=loaded.version)
 
 
 async def answered_afresh(played: Played, seat: int) -> bytes:
@@ -147,3 +156,39 @@ async def test_with_a_turn_clock_the_answer_and_the_streams_are_what_a_process_a
     last = msgspec.json.decode(played.answers[-1][1])
     assert last["view"]["deadlines"]
     assert played.answers[-1][1] == await answered_afresh(played, last["view"]["seat"])
+
+
+@pytest.mark.parametrize(("game", "time_outs"), [("wick-and-ember", False),
+                                                 ("wick-and-ember", True), ("deathwick", False)])
+async def test_the_playing_process_folds_no_committed_event_again(
+    monkeypatch: pytest.MonkeyPatch, game: str, time_outs: bool,
+):
+    """Given both seats and a spectator following a match in the process that plays it, when
+    twelve commands are played (every third a server's time-out, or none), then no event after
+    the start is folded again there: its feed takes each command's states as the rules gave them
+    (match.decide_each), and each follower still gets every version."""
+    folded: list[int] = []
+    evolve = match.evolve
+
+    def counted(rules: Any, state: Any, event: Any) -> Any:
+        folded.append(0 if state is None else state.version)
+        return evolve(rules, state, event)
+
+    monkeypatch.setattr(match, "evolve", counted)
+    played = await play(12, apart=False, game=game, time_outs=time_outs)
+
+    assert [version for version in folded if version >= played.started] == []
+    assert all(got[-1].version > played.started + 12 for got in played.here)
+    assert folded  # the feed's opening read was folded, as any read is
+
+
+async def test_a_servers_time_out_is_sent_as_a_process_shaping_apart_sends_it():
+    """Given both seats and a spectator following a match here and in another process, when
+    twelve commands are played, every third the server's time-out for the mover (its log line
+    names the seat from the state before it), then every follower here is sent exactly what its
+    counterpart there is sent."""
+    played = await play(12, turn_seconds=60, time_outs=True)
+
+    for mine, theirs in zip(played.here, played.there, strict=True):
+        assert [u.data for u in mine] == [u.data for u in theirs]
+    assert any("timed out" in u.data for u in played.here[2])
