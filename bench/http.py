@@ -13,11 +13,14 @@ litestar route doing one asyncpg INSERT. Each server kind that is installed (uvi
 asyncio and h11; uvicorn with uvloop and httptools; granian) is measured in every round, one
 kind after the other with fresh server processes, so load on the machine falls on every kind
 alike; within a kind the bare route and ours alternate. The median round is kept. With
+--before COMMIT, that commit's service (from a worktree, on a database of its own) is played
+by both clients too, each client on the two trees one after the other, the first swapped from
+round to round ("before-hearthlog-commands", "before-two-request-commands"). With
 --postgres-work N, each round also plays N matches with each client on a fresh server and
 reports the database's work per command (pg_stat_database deltas). Run:
 
     PYTHONPATH=. python -m bench.http [--seconds 5] [--rounds 2] [--servers granian,uvicorn]
-        [--postgres-work 32]
+        [--postgres-work 32] [--before COMMIT]
 """
 
 from __future__ import annotations
@@ -251,9 +254,10 @@ async def bare_loops(port: int, n: int, seconds: float, warmup: float) -> common
 
 async def one_round(kind: str, url: str, seconds: float, warmup: float,
                     matches: tuple[int, ...], before: tuple[Path, str] | None = None,
-                    ) -> list[tuple[int, common.Measured]]:
+                    flip: bool = False) -> list[tuple[int, common.Measured]]:
     """One round under one server kind: fresh server processes, both apps at every N (and,
-    with ``before``, that tree's service on its own database, played by the old client)."""
+    with ``before``, that tree's service on its own database, played by both clients, each
+    client's two trees one after the other, the tree that goes first swapped by ``flip``)."""
     ours, bare = Server(kind, "bench.served:hearthlog", url), Server(kind, "bench.served:bare", url)
     old = None if before is None else Server(kind, "bench.served:hearthlog", before[1],
                                              tree=before[0])
@@ -265,9 +269,12 @@ async def one_round(kind: str, url: str, seconds: float, warmup: float,
         measured = []
         for n in matches:
             results = [await bare_loops(bare.port, n, seconds, warmup)]
-            plays = [(ours, True, ""), (ours, False, "")]  # one request a move; two
-            if old is not None:
-                plays.append((old, False, "before-"))
+            plays: list[tuple[Server, bool, str]] = []
+            for follow in (True, False):  # one request a move; the two-request client
+                trees = [(ours, follow, "")]
+                if old is not None:
+                    trees.append((old, follow, "before-"))
+                plays += trees[::-1] if flip else trees
             for server, follow, prefix in plays:
                 tables = [Table(server.port, seed, follow) for seed in range(n)]
                 await asyncio.gather(*(table.open() for table in tables))
@@ -330,7 +337,8 @@ async def run(admin_url: str, kinds: list[str], seconds: float, rounds: int,
     try:
         for round_ in range(rounds):
             for kind in kinds:
-                for n, m in await one_round(kind, url, seconds, warmup, matches, old):
+                for n, m in await one_round(kind, url, seconds, warmup, matches, old,
+                                            flip=bool(round_ % 2)):
                     runs.setdefault((kind, n), {}).setdefault(m.name, []).append(m)
                 if postgres and not round_:  # counts, not timings: one round tells them
                     work.append(await postgres_work(kind, url, postgres, seconds, old))
@@ -355,7 +363,7 @@ def main() -> None:
     parser.add_argument("--postgres-work", type=int, default=0, metavar="N",
                         help="also measure the database's work per command at N matches")
     parser.add_argument("--before", metavar="COMMIT",
-                        help="also serve this commit's code, played by the two-request client")
+                        help="also serve this commit's code, played by both clients")
     args = parser.parse_args()
     matches = tuple(int(n) for n in args.matches.split(","))
     def work() -> dict[str, Any]:
