@@ -38,6 +38,7 @@ class Measured(msgspec.Struct, kw_only=True):
     p50_ms: float
     p99_ms: float
     errors: int = 0
+    server_cpu_us: float = 0.0  # the server processes' CPU per operation, when measured
 
 
 def percentile(values: list[float], share: float) -> float:

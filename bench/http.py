@@ -7,7 +7,9 @@ carries the seat's next legal actions) or, after the other seat's move, from its
 move is one request ("hearthlog-commands"). The old client, which asked for its legal actions
 (GET) before every POST and followed no stream, is kept as a second line
 ("two-request-commands"; its requests per second count both). A finished match is replaced by
-a new one. Figures: commands per second and the POST's p50/p99 latency. Beside them, on the
+a new one. Figures: commands per second, the POST's p50/p99 latency and the server processes'
+CPU per operation (psutil, over the whole run scaled to the window's operations). Beside them,
+on the
 same kind of server process and the same Postgres, N loops POST the same body to a bare
 litestar route doing one asyncpg INSERT. Each server kind that is installed (uvicorn with
 asyncio and h11; uvicorn with uvloop and httptools; granian) is measured in every round, one
@@ -39,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import psutil
 
 from bench import common
 from bench.fanout import before_tree
@@ -110,6 +113,16 @@ class Server:
             finally:
                 await wire.close()
         raise RuntimeError("the server did not answer in time")
+
+    def cpu_seconds(self) -> float:
+        """CPU the server's processes (granian's and its workers) have used so far."""
+        found = 0.0
+        parent = psutil.Process(self.process.pid)
+        for process in (parent, *parent.children(recursive=True)):
+            with contextlib.suppress(psutil.NoSuchProcess):
+                times = process.cpu_times()
+                found += times.user + times.system
+        return found
 
     def stop(self) -> None:
         """Terminate, then kill if it lingers."""
@@ -252,6 +265,19 @@ async def bare_loops(port: int, n: int, seconds: float, warmup: float) -> common
     return common.summarise("bare", n, window.commands, seconds, window.errors)
 
 
+async def with_cpu(server: Server, run: Any, seconds: float, warmup: float) -> Any:
+    """What ``run`` measured (a Measured or a list of them), each with the server's CPU per
+    operation: the CPU over the whole run (warm-up included) over the operations of the
+    window scaled to the whole run, so a steady rate is assumed."""
+    before = server.cpu_seconds()
+    measured = await run
+    spent = server.cpu_seconds() - before
+    each = measured if isinstance(measured, list) else [measured]
+    scaled = [msgspec.structs.replace(m, server_cpu_us=round(
+        1e6 * spent / max(1.0, m.operations * (seconds + warmup) / seconds), 1)) for m in each]
+    return scaled if isinstance(measured, list) else scaled[0]
+
+
 async def one_round(kind: str, url: str, seconds: float, warmup: float,
                     matches: tuple[int, ...], before: tuple[Path, str] | None = None,
                     flip: bool = False) -> list[tuple[int, common.Measured]]:
@@ -268,7 +294,8 @@ async def one_round(kind: str, url: str, seconds: float, warmup: float,
             await old.ready("/health")
         measured = []
         for n in matches:
-            results = [await bare_loops(bare.port, n, seconds, warmup)]
+            results = [await with_cpu(bare, bare_loops(bare.port, n, seconds, warmup),
+                                      seconds, warmup)]
             plays: list[tuple[Server, bool, str]] = []
             for follow in (True, False):  # one request a move; the two-request client
                 trees = [(ours, follow, "")]
@@ -278,13 +305,15 @@ async def one_round(kind: str, url: str, seconds: float, warmup: float,
             for server, follow, prefix in plays:
                 tables = [Table(server.port, seed, follow) for seed in range(n)]
                 await asyncio.gather(*(table.open() for table in tables))
-                results += [msgspec.structs.replace(m, name=prefix + m.name)
-                            for m in await play_tables(tables, seconds, warmup)]
+                played = await with_cpu(server, play_tables(tables, seconds, warmup), seconds,
+                                        warmup)
+                results += [msgspec.structs.replace(m, name=prefix + m.name) for m in played]
                 await asyncio.gather(*(table.close() for table in tables))
             for m in results:
                 measured.append((n, m))
                 print(f"  http {kind} n={n} {m.name}: {m.rate:.0f}/s p50 {m.p50_ms} ms "
-                      f"p99 {m.p99_ms} ms", flush=True)
+                      f"p99 {m.p99_ms} ms, server CPU {m.server_cpu_us:.0f} µs each",
+                      flush=True)
         return measured
     finally:
         for server in (ours, bare, old):
