@@ -12,9 +12,11 @@ import json
 import os
 import platform
 import statistics
+import subprocess
+import tempfile
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -168,6 +170,52 @@ def run_and_save(name: str, work: Callable[[], dict[str, Any]]) -> Path:
     """Describe the machine, run a benchmark, save its document with that description."""
     started = machine()
     return save(name, {**work(), "machine": started})
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@contextlib.contextmanager
+def tree_at(commit: str | None) -> Iterator[Path]:
+    """The code at ``commit`` in a temporary git worktree, removed after (None: this working
+    tree)."""
+    if commit is None:
+        yield ROOT
+        return
+    with tempfile.TemporaryDirectory(prefix="hearthlog-bench-tree-") as folder:
+        tree = Path(folder) / "tree"
+        git = ["git", "-C", str(ROOT)]
+        subprocess.run([*git, "worktree", "add", "--detach", str(tree), commit], check=True,
+                       capture_output=True)
+        try:
+            yield tree
+        finally:
+            subprocess.run([*git, "worktree", "remove", "--force", str(tree)], check=False)
+
+
+def alternate(trees: dict[str, Path], rounds: int,
+              measure: Callable[[Path, int], dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """``measure(tree, round)`` of the trees named ``before`` and ``after`` in every round, the
+    one that goes first swapped from round to round."""
+    runs: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
+    for number in range(rounds):
+        order = ("before", "after") if number % 2 == 0 else ("after", "before")
+        for name in order:
+            runs[name].append(measure(trees[name], number))
+        print(f"round {number + 1}: {runs['before'][-1]} -> {runs['after'][-1]}", flush=True)
+    return runs
+
+
+def compared(runs: dict[str, list[dict[str, float]]]) -> dict[str, Any]:
+    """Alternating runs with each figure's per-round ratios after ÷ before, their median, and
+    each side's medians."""
+    ratios = {figure: [round(a[figure] / b[figure], 3)
+                       for a, b in zip(runs["after"], runs["before"], strict=True)]
+              for figure in runs["after"][0]}
+    return {"runs": runs, "ratios_after_over_before": ratios,
+            "median_ratio": {figure: median(values) for figure, values in ratios.items()},
+            "median": {name: {figure: median([run[figure] for run in rounds])
+                              for figure in rounds[0]} for name, rounds in runs.items()}}
 
 
 def median(values: list[float]) -> float:

@@ -25,19 +25,16 @@ changes to the same path).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from bench import common
-from bench.fanout import before_tree
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = common.ROOT
 MEASURE = r'''
 import asyncio, json, os, random, sys, time
 os.environ["HEARTHLOG_REQUESTS_PER_MINUTE"] = str(10**9)
@@ -165,39 +162,15 @@ def measure(tree: Path, commands: int) -> dict[str, float]:
     return {name: round(value, 2) for name, value in figures.items()}
 
 
-@contextlib.contextmanager
-def after_tree(commit: str | None) -> Iterator[Path]:
-    """The working tree, or ``commit`` in a temporary worktree."""
-    if commit is None:
-        yield ROOT
-    else:
-        with before_tree(commit) as tree:
-            yield tree
-
-
 def work(args: argparse.Namespace) -> dict[str, Any]:
     """Alternating rounds of this tree and the earlier commit; medians and per-round ratios."""
-    runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
     load = [common.load_average()]
-    with before_tree(args.before) as old, after_tree(args.after) as new:
-        trees = {"before": old, "after": new}
-        for number in range(args.rounds):
-            order = ("before", "after") if number % 2 == 0 else ("after", "before")
-            for name in order:
-                runs[name].append(measure(trees[name], args.commands))
-            print(f"round {number + 1}: {runs['before'][-1]} -> {runs['after'][-1]}",
-                  flush=True)
+    with common.tree_at(args.before) as old, common.tree_at(args.after) as new:
+        runs = common.alternate({"before": old, "after": new}, args.rounds,
+                                lambda tree, _: measure(tree, args.commands))
     load.append(common.load_average())
-    ratios = {figure: [round(a[figure] / b[figure], 3)
-                       for a, b in zip(runs["after"], runs["before"], strict=True)]
-              for figure in runs["after"][0]}
     return {"benchmark": "decode", "before": args.before, "after": args.after or "working tree",
-            "commands": args.commands,
-            "runs": runs, "ratios_after_over_before": ratios,
-            "median_ratio": {figure: common.median(values) for figure, values in ratios.items()},
-            "median": {name: {figure: common.median([run[figure] for run in rounds])
-                              for figure in rounds[0]} for name, rounds in runs.items()},
-            "load_average": load}
+            "commands": args.commands, **common.compared(runs), "load_average": load}
 
 
 def main() -> None:

@@ -28,7 +28,6 @@ import random
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -200,15 +199,10 @@ def run_in(tree: Path, url: str, args: argparse.Namespace, seed: int) -> dict[st
 @contextlib.contextmanager
 def before_tree(commit: str = BEFORE) -> Any:
     """The code at ``commit`` in a temporary git worktree, removed after."""
-    with tempfile.TemporaryDirectory(prefix="hearthlog-fanout-") as folder:
-        tree = Path(folder) / "before"
-        git = ["git", "-C", str(ROOT)]
-        subprocess.run([*git, "worktree", "add", "--detach", str(tree), commit], check=True,
-                       capture_output=True)
-        try:
-            yield tree
-        finally:
-            subprocess.run([*git, "worktree", "remove", "--force", str(tree)], check=False)
+    from bench.common import tree_at
+
+    with tree_at(commit) as tree:
+        yield tree
 
 
 async def databases(admin_url: str, count: int) -> list[str]:

@@ -24,9 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from bench import common
-from bench.fanout import before_tree
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = common.ROOT
 MEASURE = r'''
 import asyncio, json, os, sys, time
 os.dup2(os.open(os.devnull, os.O_WRONLY), 2)  # the access lines: written, to nowhere
@@ -111,26 +110,13 @@ def measure(tree: Path, requests: int) -> dict[str, float]:
 
 def work(args: argparse.Namespace) -> dict[str, Any]:
     """Alternating rounds of this tree and the earlier commit; medians and per-round ratios."""
-    runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
     load = [common.load_average()]
-    with before_tree(args.before) as old:
-        trees = {"before": old, "after": ROOT}
-        for number in range(args.rounds):
-            order = ("before", "after") if number % 2 == 0 else ("after", "before")
-            for name in order:
-                runs[name].append(measure(trees[name], args.requests))
-            print(f"round {number + 1}: {runs['before'][-1]} -> {runs['after'][-1]}",
-                  flush=True)
+    with common.tree_at(args.before) as old:
+        runs = common.alternate({"before": old, "after": ROOT}, args.rounds,
+                                lambda tree, _: measure(tree, args.requests))
     load.append(common.load_average())
-    ratios = {figure: [round(a[figure] / b[figure], 3)
-                       for a, b in zip(runs["after"], runs["before"], strict=True)]
-              for figure in runs["after"][0]}
     return {"benchmark": "front", "before": args.before, "requests": args.requests,
-            "runs": runs, "ratios_after_over_before": ratios,
-            "median_ratio": {figure: common.median(values) for figure, values in ratios.items()},
-            "median": {name: {figure: common.median([run[figure] for run in rounds])
-                              for figure in rounds[0]} for name, rounds in runs.items()},
-            "load_average": load}
+            **common.compared(runs), "load_average": load}
 
 
 def main() -> None:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import hashlib
 import itertools
 import json
@@ -32,7 +31,6 @@ import random
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -149,32 +147,13 @@ def run_in(tree: Path, args: argparse.Namespace, seed: int) -> dict[str, Any]:
     return result
 
 
-@contextlib.contextmanager
-def tree_at(commit: str | None) -> Any:
-    """The code at ``commit`` in a temporary git worktree (None: this working tree)."""
-    if commit is None:
-        yield ROOT
-        return
-    with tempfile.TemporaryDirectory(prefix="hearthlog-shaping-") as folder:
-        tree = Path(folder) / commit
-        git = ["git", "-C", str(ROOT)]
-        subprocess.run([*git, "worktree", "add", "--detach", str(tree), commit], check=True,
-                       capture_output=True)
-        try:
-            yield tree
-        finally:
-            subprocess.run([*git, "worktree", "remove", "--force", str(tree)], check=False)
-
-
 def work(args: argparse.Namespace) -> dict[str, Any]:
     """Alternating rounds of before and after; per-round ratios and their median."""
-    runs: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
-    with tree_at(args.before) as old, tree_at(args.after) as new:
-        for round_ in range(args.rounds):
-            order = (("before", old), ("after", new))
-            for name, tree in order if round_ % 2 == 0 else order[::-1]:
-                runs[name].append(run_in(tree, args, seed=round_))
-                print(round_, name, runs[name][-1], flush=True)
+    from bench import common  # not in the measuring process, which runs another tree's code
+
+    with common.tree_at(args.before) as old, common.tree_at(args.after) as new:
+        runs = common.alternate({"before": old, "after": new}, args.rounds,
+                                lambda tree, round_: run_in(tree, args, seed=round_))
     ratios = [a["cpu_us"] / b["cpu_us"] for a, b in zip(runs["after"], runs["before"], strict=True)]
     return {"matches": MATCHES, "game": args.game, "seats": args.seats,
             "before_commit": args.before, "after_commit": args.after,
