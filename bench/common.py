@@ -13,6 +13,7 @@ import os
 import platform
 import statistics
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -191,6 +192,25 @@ def tree_at(commit: str | None) -> Iterator[Path]:
             yield tree
         finally:
             subprocess.run([*git, "worktree", "remove", "--force", str(tree)], check=False)
+
+
+def output_of(tree: Path, arguments: list[str], timeout: float | None = None) -> str:
+    """The standard output of a Python process given ``arguments``, run on ``tree``'s code (its
+    folder, and it alone on the path)."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    done = subprocess.run([sys.executable, *arguments], cwd=tree, env=env, capture_output=True,
+                          text=True, check=True, timeout=timeout)
+    return done.stdout
+
+
+def measured_by(tree: Path, script: str, arguments: list[str], timeout: float) -> dict[str, Any]:
+    """A benchmark ``script`` run with ``--measure`` on ``tree``'s code: the JSON of its last
+    line, which names the code it measured (``code``), checked to be ``tree``'s."""
+    out = output_of(tree, ["-P", script, "--measure", *arguments], timeout)
+    result: dict[str, Any] = json.loads(out.splitlines()[-1])
+    if not result["code"].startswith(str(tree)):
+        raise RuntimeError(f"measured {result['code']}, not the code of {tree}")
+    return result
 
 
 def alternate(trees: dict[str, Path], rounds: int,

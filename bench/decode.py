@@ -26,9 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -155,10 +152,7 @@ print(json.dumps({"decode_us": decode_us, "post_us": post_us, "refused_us": refu
 
 def measure(tree: Path, commands: int) -> dict[str, float]:
     """One fresh process of ``tree``'s code: its per-command figures."""
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    done = subprocess.run([sys.executable, "-c", MEASURE, str(commands)], cwd=tree, env=env,
-                          capture_output=True, text=True, check=True)
-    figures: dict[str, float] = json.loads(done.stdout)
+    figures: dict[str, float] = json.loads(common.output_of(tree, ["-c", MEASURE, str(commands)]))
     return {name: round(value, 2) for name, value in figures.items()}
 
 

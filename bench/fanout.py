@@ -23,11 +23,8 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import random
 import statistics
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -184,16 +181,11 @@ def summary(run: dict[str, Any]) -> dict[str, float]:
 
 def run_in(tree: Path, url: str, args: argparse.Namespace, seed: int) -> dict[str, Any]:
     """One measuring process on the code of ``tree``."""
-    command = [sys.executable, "-P", str(Path(__file__).resolve()), "--measure", url,
-               "--appends", str(args.appends), "--spectators", str(args.spectators),
-               "--seed", str(seed)]
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    done = subprocess.run(command, env=env, cwd=tree, capture_output=True, text=True,
-                          check=True, timeout=LIMIT_SECONDS)
-    result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
-    if not result["code"].startswith(str(tree)):
-        raise RuntimeError(f"measured {result['code']}, not the code of {tree}")
-    return result
+    from bench.common import measured_by
+
+    return measured_by(tree, str(Path(__file__).resolve()), [
+        url, "--appends", str(args.appends), "--spectators", str(args.spectators),
+        "--seed", str(seed)], LIMIT_SECONDS)
 
 
 @contextlib.contextmanager

@@ -17,9 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -101,10 +98,7 @@ print(json.dumps({"loop_us": loop_us, "cpu_us": cpu_us, "seat_us": seat_us}))
 
 def measure(tree: Path, requests: int) -> dict[str, float]:
     """One fresh process of ``tree``'s code: its per-request figures."""
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    done = subprocess.run([sys.executable, "-c", MEASURE, str(requests)], cwd=tree, env=env,
-                          capture_output=True, text=True, check=True)
-    figures: dict[str, float] = json.loads(done.stdout)
+    figures: dict[str, float] = json.loads(common.output_of(tree, ["-c", MEASURE, str(requests)]))
     return {name: round(value, 2) for name, value in figures.items()}
 
 

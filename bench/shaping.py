@@ -26,11 +26,8 @@ import asyncio
 import hashlib
 import itertools
 import json
-import os
 import random
 import statistics
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -135,16 +132,11 @@ async def measure(commands: int, seed: int, game: str = "wick-and-ember",
 
 def run_in(tree: Path, args: argparse.Namespace, seed: int) -> dict[str, Any]:
     """One measuring process on the code of ``tree``."""
-    command = [sys.executable, "-P", str(Path(__file__).resolve()), "--measure",
-               "--commands", str(args.commands), "--seed", str(seed), "--game", args.game,
-               "--seats", str(args.seats)]
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    done = subprocess.run(command, env=env, cwd=tree, capture_output=True, text=True,
-                          check=True, timeout=LIMIT_SECONDS)
-    result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
-    if not result["code"].startswith(str(tree)):
-        raise RuntimeError(f"measured {result['code']}, not the code of {tree}")
-    return result
+    from bench import common  # not in the measuring process, which runs another tree's code
+
+    return common.measured_by(tree, str(Path(__file__).resolve()), [
+        "--commands", str(args.commands), "--seed", str(seed), "--game", args.game,
+        "--seats", str(args.seats)], LIMIT_SECONDS)
 
 
 def work(args: argparse.Namespace) -> dict[str, Any]:
