@@ -5,20 +5,18 @@ each export held one of the 32 pooled connections for as long as its client held
 answer whose client reads nothing for HEARTHLOG_SEND_SECONDS is cut (service.http.front), and
 bulk exports read within a few slots of their own (HEARTHLOG_EXPORTS, service.store.queries),
 so they can never hold the connections the command path needs. The load itself (34+ unread
-exports against a real server) is tests/reliability/test_overload.py's.
+exports against a real server) is tests/reliability/test_overload.py's; that a cut export
+frees its slot at once, whatever the server's send, is tests/api/test_send_within.py's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 from typing import Any
 
 import pytest
-from litestar import Litestar, get
-from litestar.response import Stream
 
 from service.http.front import SlowReaders
 from service.store import queries
@@ -107,44 +105,3 @@ async def test_bulk_exports_hold_at_most_their_slots_of_the_pool(monkeypatch):
     assert pool.held == pool.most == 3 and queries.export_slots().locked()
     pool.release.set()
     assert await asyncio.gather(*exports) == [[]] * 34 and pool.held == 0
-
-
-async def test_a_cut_export_gives_its_slot_back_at_once(monkeypatch):
-    """Given a litestar route streaming from a generator that holds a slot while it runs (as an
-    export holds its slot and its pooled connection), when its client stops reading and the
-    answer is cut, then the generator is closed and the slot is free again at once, not at the
-    next full garbage collection."""
-    slot = asyncio.Semaphore(1)
-
-    async def parts():
-        async with slot:
-            while True:
-                yield b"x" * 65536
-
-    @get("/export", sync_to_thread=False)
-    def export() -> Stream:
-        return Stream(parts())
-
-    app = Litestar([export])
-    stalled, never = asyncio.Event(), asyncio.Event()
-
-    async def client(message: dict) -> None:
-        if message["type"] == "http.response.body":
-            stalled.set()
-            await never.wait()
-
-    async def receive() -> dict:
-        await never.wait()
-        return {"type": "http.disconnect"}
-
-    gc.disable()  # what a full collection would free is not to count
-    try:
-        scope = {"type": "http", "method": "GET", "path": "/export", "raw_path": b"/export",
-                 "query_string": b"", "headers": [], "scheme": "http", "http_version": "1.1",
-                 "root_path": "", "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80)}
-        await SlowReaders(app, 0.05)(scope, receive, client)
-        for _ in range(5):  # the generator's finaliser is scheduled on the loop
-            await asyncio.sleep(0)
-        assert stalled.is_set() and not slot.locked()
-    finally:
-        gc.enable()
