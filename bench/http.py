@@ -30,20 +30,23 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import importlib.util
 import os
 import random
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import msgspec
 import psutil
 
-from bench import common
+from bench import common, stalls
 from bench.fanout import before_tree
 from bench.wire import Stream, Wire
 from service.store.provisioning import create_database, drop_database
@@ -88,10 +91,13 @@ class Server:
     """A server process on loopback, stopped by ``stop``."""
 
     def __init__(self, kind: str, target: str, database_url: str, workers: int = 1,
-                 tree: Path | None = None) -> None:
+                 tree: Path | None = None, watched: Path | None = None) -> None:
         self.port = free_port()
         # Every client here is 127.0.0.1: the per-client limits (docs/limits.md) are raised.
         env = {**os.environ, **ONE_ADDRESS, "HEARTHLOG_BENCH_DATABASE_URL": database_url}
+        self.watched = watched  # its workers' stalls go there (bench/stalls.py), if given
+        if watched is not None:
+            env[stalls.ENV] = str(watched)
         if tree is not None:  # another commit's code (bench.fanout.before_tree)
             env["PYTHONPATH"] = str(tree)
         self.process = subprocess.Popen(server_command(kind, target, self.port, workers), env=env,
@@ -141,6 +147,7 @@ class Window:
         self.start = time.perf_counter() + warmup
         self.stop = self.start + seconds
         self.commands: list[float] = []
+        self.began: list[float] = []  # when each of ``commands`` began
         self.reads: list[float] = []
         self.errors = 0
 
@@ -152,6 +159,45 @@ class Window:
         """Keep one latency if its request began inside the window."""
         if self.start <= began < self.stop:
             into.append(time.perf_counter() - began)
+            if into is self.commands:
+                self.began.append(began)
+
+
+class Watching:
+    """With ``--stalls``: the load generator's own stall watch, a folder for each served
+    process's, and what each run's window held of both (bench/stalls.py)."""
+
+    def __init__(self) -> None:
+        self.client = stalls.Watch()
+        self.root = Path(tempfile.mkdtemp(prefix="hearthlog-stalls-"))
+        self.found: list[dict[str, Any]] = []
+        self._folders = 0
+
+    def folder(self) -> Path:
+        """A fresh folder for one server's workers."""
+        self._folders += 1
+        path = self.root / str(self._folders)
+        path.mkdir()
+        return path
+
+    async def note(self, server: Server, name: str, n: int, window: Window) -> None:
+        """The client's and the server's stalls and collections in ``window``, and how many of
+        the slowest 1% of its requests overlapped each kind."""
+        await asyncio.sleep(0.6)  # the server writes its events every 0.25 s
+        own = self.client
+        theirs = stalls.read_events(server.watched) if server.watched else ([], [])
+        spans = {"client_stall": stalls.stall_spans(own.stalls),
+                 "client_gc2": stalls.collection_spans(own.collections, 2),
+                 "server_stall": stalls.stall_spans(theirs[0]),
+                 "server_gc2": stalls.collection_spans(theirs[1], 2)}
+        found = {"name": name, "matches": n,
+                 "client": stalls.summary(own.stalls, own.collections, window.start, window.stop),
+                 "server": stalls.summary(*theirs, window.start, window.stop),
+                 "p99_overlapping": {kind: stalls.overlapping(window.began, window.commands,
+                                                              0.99, found)
+                                     for kind, found in spans.items()}}
+        self.found.append(found)
+        print(f"    stalls {name} n={n}: {found}", flush=True)
 
 
 class Table:
@@ -231,7 +277,11 @@ class Table:
         self.offered = answer.get("actions", []) if mine else []
 
 
-async def play_tables(tables: list[Table], seconds: float, warmup: float) -> list[common.Measured]:
+Examine = Callable[[Window], Awaitable[None]] | None  # looks at a run's window after it
+
+
+async def play_tables(tables: list[Table], seconds: float, warmup: float,
+                      examine: Examine = None) -> list[common.Measured]:
     """Every table's bots play until the window closes."""
     window = Window(seconds, warmup)
 
@@ -241,12 +291,15 @@ async def play_tables(tables: list[Table], seconds: float, warmup: float) -> lis
             await table.turn(window)
 
     await asyncio.gather(*(bots(table) for table in tables))
+    if examine is not None:
+        await examine(window)
     n, name = len(tables), "hearthlog" if tables[0].follow else "two-request"
     return [common.summarise(f"{name}-commands", n, window.commands, seconds, window.errors),
             common.summarise(f"{name}-requests", n, window.commands + window.reads, seconds)]
 
 
-async def bare_loops(port: int, n: int, seconds: float, warmup: float) -> common.Measured:
+async def bare_loops(port: int, n: int, seconds: float, warmup: float,
+                     examine: Examine = None) -> common.Measured:
     """N loops POSTing a command's body to the bare route."""
     window = Window(seconds, warmup)
 
@@ -262,6 +315,8 @@ async def bare_loops(port: int, n: int, seconds: float, warmup: float) -> common
         await wire.close()
 
     await asyncio.gather(*(loop(i) for i in range(n)))
+    if examine is not None:
+        await examine(window)
     return common.summarise("bare", n, window.commands, seconds, window.errors)
 
 
@@ -280,11 +335,22 @@ async def with_cpu(server: Server, run: Any, seconds: float, warmup: float) -> A
 
 async def one_round(kind: str, url: str, seconds: float, warmup: float,
                     matches: tuple[int, ...], before: tuple[Path, str] | None = None,
-                    flip: bool = False) -> list[tuple[int, common.Measured]]:
+                    flip: bool = False, watching: Watching | None = None
+                    ) -> list[tuple[int, common.Measured]]:
     """One round under one server kind: fresh server processes, both apps at every N (and,
     with ``before``, that tree's service on its own database, played by both clients, each
-    client's two trees one after the other, the tree that goes first swapped by ``flip``)."""
-    ours, bare = Server(kind, "bench.served:hearthlog", url), Server(kind, "bench.served:bare", url)
+    client's two trees one after the other, the tree that goes first swapped by ``flip``).
+    With ``watching``, every run's stalls are looked at too (this tree's servers only)."""
+    def watched() -> Path | None:
+        """A folder for a server's stalls, when they are watched."""
+        return None if watching is None else watching.folder()
+
+    def examine(server: Server, name: str, n: int) -> Examine:
+        """What looks at one run's window, when stalls are watched."""
+        return None if watching is None else functools.partial(watching.note, server, name, n)
+
+    ours = Server(kind, "bench.served:hearthlog", url, watched=watched())
+    bare = Server(kind, "bench.served:bare", url, watched=watched())
     old = None if before is None else Server(kind, "bench.served:hearthlog", before[1],
                                              tree=before[0])
     try:
@@ -294,7 +360,8 @@ async def one_round(kind: str, url: str, seconds: float, warmup: float,
             await old.ready("/health")
         measured = []
         for n in matches:
-            results = [await with_cpu(bare, bare_loops(bare.port, n, seconds, warmup),
+            results = [await with_cpu(bare, bare_loops(bare.port, n, seconds, warmup,
+                                                       examine(bare, "bare", n)),
                                       seconds, warmup)]
             plays: list[tuple[Server, bool, str]] = []
             for follow in (True, False):  # one request a move; the two-request client
@@ -305,8 +372,10 @@ async def one_round(kind: str, url: str, seconds: float, warmup: float,
             for server, follow, prefix in plays:
                 tables = [Table(server.port, seed, follow) for seed in range(n)]
                 await asyncio.gather(*(table.open() for table in tables))
-                played = await with_cpu(server, play_tables(tables, seconds, warmup), seconds,
-                                        warmup)
+                name = prefix + ("hearthlog" if follow else "two-request")
+                played = await with_cpu(server, play_tables(tables, seconds, warmup,
+                                                            examine(server, name, n)),
+                                        seconds, warmup)
                 results += [msgspec.structs.replace(m, name=prefix + m.name) for m in played]
                 await asyncio.gather(*(table.close() for table in tables))
             for m in results:
@@ -354,9 +423,13 @@ async def postgres_work(kind: str, url: str, n: int, seconds: float,
 
 async def run(admin_url: str, kinds: list[str], seconds: float, rounds: int,
               warmup: float, matches: tuple[int, ...] = MATCHES, postgres: int = 0,
-              before: Path | None = None) -> dict[str, Any]:
+              before: Path | None = None, watch: bool = False) -> dict[str, Any]:
     """Every server kind in every round (kind after kind within a round), on one database
-    (and the ``before`` tree's service on one of its own)."""
+    (and the ``before`` tree's service on one of its own); with ``watch``, the stalls of the
+    load generator and of this tree's servers in every run (bench/stalls.py)."""
+    watching = Watching() if watch else None
+    if watching is not None:
+        watching.client.start()
     url = await common.migrated_database(admin_url, "bench_http")
     old = None
     if before is not None:  # its own server migrates it, as that commit knew the schema
@@ -367,7 +440,7 @@ async def run(admin_url: str, kinds: list[str], seconds: float, rounds: int,
         for round_ in range(rounds):
             for kind in kinds:
                 for n, m in await one_round(kind, url, seconds, warmup, matches, old,
-                                            flip=bool(round_ % 2)):
+                                            flip=bool(round_ % 2), watching=watching):
                     runs.setdefault((kind, n), {}).setdefault(m.name, []).append(m)
                 if postgres and not round_:  # counts, not timings: one round tells them
                     work.append(await postgres_work(kind, url, postgres, seconds, old))
@@ -377,8 +450,12 @@ async def run(admin_url: str, kinds: list[str], seconds: float, rounds: int,
             await drop_database(admin_url, "bench_http_before")
     levels = [{"server": kind, "matches": n, "runs": runs[kind, n]}
               for kind in kinds for n in matches]
-    return {"benchmark": "http", "seconds": seconds, "rounds": rounds, "levels": levels,
-            "postgres_work_per_command": work, "load_average": common.load_average()}
+    found = {"benchmark": "http", "seconds": seconds, "rounds": rounds, "levels": levels,
+             "postgres_work_per_command": work, "load_average": common.load_average()}
+    if watching is not None:
+        watching.client.stop()
+        found["stalls"] = watching.found
+    return found
 
 
 def main() -> None:
@@ -393,6 +470,9 @@ def main() -> None:
                         help="also measure the database's work per command at N matches")
     parser.add_argument("--before", metavar="COMMIT",
                         help="also serve this commit's code, played by both clients")
+    parser.add_argument("--stalls", action="store_true",
+                        help="watch the event loops of this process and of this tree's servers "
+                             "for stalls and time their collections (bench/stalls.py)")
     args = parser.parse_args()
     matches = tuple(int(n) for n in args.matches.split(","))
     def work() -> dict[str, Any]:
@@ -401,7 +481,8 @@ def main() -> None:
             admin_url = stack.enter_context(common.postgres())
             tree = stack.enter_context(before_tree(args.before)) if args.before else None
             return asyncio.run(run(admin_url, args.servers.split(","), args.seconds,
-                                   args.rounds, args.warmup, matches, args.postgres_work, tree))
+                                   args.rounds, args.warmup, matches, args.postgres_work, tree,
+                                   args.stalls))
 
     print(common.run_and_save("http", work))
 

@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 from litestar import Litestar, Request, post
 
+from bench.stalls import served_hooks
 from service import logs
 from service.http.app import create_app
 from service.store.provisioning import create_pool
@@ -36,7 +37,11 @@ def database_url() -> str:
 def hearthlog() -> Litestar:
     """The service, as `hearthlog serve` builds it."""
     logs.configure()
-    return create_app(database_url())
+    app = create_app(database_url())
+    starts, ends = served_hooks()  # a stall watch, when the benchmark asks (bench/stalls.py)
+    app.on_startup.extend(starts)
+    app.on_shutdown.extend(ends)
+    return app
 
 
 class BareBody(msgspec.Struct, kw_only=True):
@@ -68,4 +73,6 @@ def bare() -> Litestar:
         finally:
             await app.state.pool.close()
 
-    return Litestar(route_handlers=[bare_insert], lifespan=[lifespan])
+    starts, ends = served_hooks()
+    return Litestar(route_handlers=[bare_insert], lifespan=[lifespan], on_startup=starts,
+                    on_shutdown=ends)
