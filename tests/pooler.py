@@ -48,21 +48,28 @@ pidfile = {folder}/pgbouncer.pid
 
 
 def pgbouncer() -> str:
-    """Debian's pgbouncer, installed first when missing (as root; one test process at a time)."""
+    """Debian's pgbouncer, installed first when missing."""
+    return debian_package("pgbouncer", PGBOUNCER)
+
+
+def debian_package(package: str, binary: str) -> str:
+    """The program ``binary`` of a Debian package (pgbouncer, haproxy), installed first when
+    missing (as root; one test process at a time)."""
+    name = Path(binary).name
     with machine_lock("apt"):
-        found = shutil.which("pgbouncer") or (PGBOUNCER if os.path.exists(PGBOUNCER) else None)
+        found = shutil.which(name) or (binary if os.path.exists(binary) else None)
         if found:
             return found
         if os.geteuid() != 0:
-            pytest.fail("the pooler tests need Debian's pgbouncer: apt-get install -y pgbouncer")
+            pytest.fail(f"these tests need Debian's {package}: apt-get install -y {package}")
         done = None
-        for command in (["apt-get", "install", "-y", "-q", "pgbouncer"],
-                        ["apt-get", "update", "-q"], ["apt-get", "install", "-y", "-q", "pgbouncer"]):
+        for command in (["apt-get", "install", "-y", "-q", package],
+                        ["apt-get", "update", "-q"], ["apt-get", "install", "-y", "-q", package]):
             done = subprocess.run(command, capture_output=True, text=True, timeout=900,
                                   env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
-            if done.returncode == 0 and os.path.exists(PGBOUNCER):
-                return PGBOUNCER
-        pytest.fail(f"could not install Debian's pgbouncer: {done.stderr[-2000:] if done else ''}")
+            if done.returncode == 0 and os.path.exists(binary):
+                return binary
+        pytest.fail(f"could not install Debian's {package}: {done.stderr[-2000:] if done else ''}")
 
 
 def _os_user() -> str | None:

@@ -62,6 +62,15 @@ def serve(args: argparse.Namespace) -> int:
         print(f"hearthlog serve: {error}", file=sys.stderr)
         return 2
     os.environ[POOL_VARIABLE] = str(shared.pool)  # inherited by every worker
+    if args.route_by_match:  # N one-worker servers behind HAProxy (docs/scaling.md)
+        from service.cli.routing import Unroutable, serve_routed
+
+        print(shared.describe(), flush=True)
+        try:
+            return serve_routed(url, args.host, args.port, workers, args.server)
+        except Unroutable as error:
+            print(f"hearthlog serve: {error}", file=sys.stderr)
+            return 2
     base = f"http://{args.host}:{args.port}"
     print(f"Hearthlog is serving at {base}\nAPI docs: {base}/docs\nPlay in a browser: {base}/\n"
           f"{shared.describe()}\n", flush=True)
@@ -429,6 +438,9 @@ def add_serve(commands: Commands[argparse.ArgumentParser]) -> None:
                      help="the HTTP server (granian: the faster measured, docs/benchmarks.md)")
     sub.add_argument("--workers", type=at_least_one, metavar="N",
                      help="worker processes (default: $HEARTHLOG_WORKERS, else one per core)")
+    sub.add_argument("--route-by-match", action="store_true",
+                     help="run the workers as one-worker servers behind HAProxy, which sends "
+                     "every request of a match to the same one (docs/scaling.md)")
     add_database(command(commands, "migrate", migrate, "apply pending database migrations"))
 
 
