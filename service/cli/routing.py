@@ -46,6 +46,9 @@ defaults
     log global
     log-format "{log_format}"
     option forwardfor
+    # Send each part as it comes: without it a stream's small update may wait in the kernel
+    # for more (HAProxy sends a body that is not over with MSG_MORE), 100 ms and more a move.
+    option http-no-delay
     option redispatch
     retries 2
     timeout connect 5s
@@ -81,12 +84,15 @@ LOG_FORMAT = '{"route":"%s","status":%ST,"method":"%HM","path":"%HP"}'  # one JS
 CHECK = "    option httpchk GET /health\n    http-check expect status 200\n"
 
 
-def haproxy_config(host: str, port: int, ports: list[int]) -> str:
+def haproxy_config(host: str, port: int, ports: list[int], health: bool = True) -> str:
     """HAProxy's configuration: ``host:port`` in front of one server per loopback port in
     ``ports``, named w1, w2, ... in that order (the names and order place them on the hash
-    ring, so the same count gives the same match to the same server after a restart)."""
+    ring, so the same count gives the same match to the same server after a restart). Each
+    server is checked by GET /health, or (``health`` false: bench/workers.py's bare app, which
+    has no such route) by a TCP connection."""
     numbered = list(enumerate(ports, start=1))
-    checked = CHECK + "".join(CHECKED.format(number=n, port=each) for n, each in numbered)
+    checked = "".join(CHECKED.format(number=n, port=each) for n, each in numbered)
+    checked = (CHECK if health else "") + checked
     tracked = "".join(TRACKED.format(number=n, port=each) for n, each in numbered)
     quoted = LOG_FORMAT.replace('"', '\\"')
     return CONFIG.format(log_format=quoted, host=host, port=port, checked=checked, tracked=tracked)
