@@ -46,7 +46,10 @@ class Stream:
     """An endless byte stream for one label, read 8 bytes at a time."""
 
     def __init__(self, seed: bytes, label: bytes) -> None:
-        self._seed = seed
+        # Keyed once, copied per block: hmac.digest would give the same bytes, but it lets go
+        # of the interpreter lock on every call, and a server's event loop then waits behind
+        # its other threads in the middle of a deal (docs/benchmarks.md, issue 33's tail).
+        self._keyed = hmac.new(seed, None, hashlib.sha256)
         self._label = label
         self._block = 0
         self._buffer = b""
@@ -55,7 +58,9 @@ class Stream:
         """Return the next ``size`` bytes of the stream."""
         while len(self._buffer) < size:
             message = self._label + b"\x00" + self._block.to_bytes(8, "big")
-            self._buffer += hmac.digest(self._seed, message, "sha256")
+            block = self._keyed.copy()
+            block.update(message)
+            self._buffer += block.digest()
             self._block += 1
         head, self._buffer = self._buffer[:size], self._buffer[size:]
         return head

@@ -1,5 +1,7 @@
 """The seeded generator: labelled streams are independent, repeatable and uniform."""
 
+import sys
+import threading
 from collections import Counter
 
 import pytest
@@ -48,3 +50,32 @@ def test_shuffle_leaves_its_input_alone_and_keeps_every_item():
     shuffled = Rng(b"k").stream("deck").shuffle(items)
     assert items == list(range(16))
     assert sorted(shuffled) == items
+
+
+def test_drawing_never_lets_another_thread_run():
+    """Given a thread waiting for the interpreter lock (and no forced switch for 100 s), when
+    a stream draws 4,000 times (1,000 blocks), then that thread has not run: the generator keeps the lock,
+    so a server's event loop is never left waiting for it behind other threads in the middle
+    of a deal (docs/benchmarks.md, issue 33's tail)."""
+    gate, ran = threading.Lock(), []
+
+    def waiter() -> None:
+        """Run once the gate opens and this thread gets the interpreter lock."""
+        with gate:
+            ran.append(True)
+
+    gate.acquire()
+    thread = threading.Thread(target=waiter)
+    thread.start()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(100.0)  # before the waiter asks for the lock: no forced switch
+    try:
+        gate.release()
+        stream = Rng(b"held").stream("round", 1, "deck")
+        for _ in range(4_000):
+            stream.below(2**63)
+        assert not ran
+    finally:
+        sys.setswitchinterval(interval)
+        thread.join()
+    assert ran
