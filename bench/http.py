@@ -11,7 +11,9 @@ a new one. Figures: commands per second, the POST's p50/p99 latency and the serv
 CPU per operation (psutil, over the whole run scaled to the window's operations). Beside them,
 on the
 same kind of server process and the same Postgres, N loops POST the same body to a bare
-litestar route doing one asyncpg INSERT. Each server kind that is installed (uvicorn with
+litestar route doing one asyncpg INSERT, its collector set as the service's ("bare"), and the
+same route with CPython's default collector ("bare-default-gc", the baseline as it was before
+issue 33's fifth stop). Each server kind that is installed (uvicorn with
 asyncio and h11; uvicorn with uvloop and httptools; granian) is measured in every round, one
 kind after the other with fresh server processes, so load on the machine falls on every kind
 alike; within a kind the bare route and ours alternate. The median round is kept. With
@@ -19,10 +21,14 @@ alike; within a kind the bare route and ours alternate. The median round is kept
 by both clients too, each client on the two trees one after the other, the first swapped from
 round to round ("before-hearthlog-commands", "before-two-request-commands"). With
 --postgres-work N, each round also plays N matches with each client on a fresh server and
-reports the database's work per command (pg_stat_database deltas). Run:
+reports the database's work per command (pg_stat_database deltas). Every run's window records
+the machine's busy cores, its run queue (threads runnable) and the load generator's CPU
+("windows"); with --stalls, also the event-loop stalls and collections of the load generator
+and of this tree's servers, and how many of the slowest 1% of requests overlapped them
+(bench/stalls.py). Run:
 
     PYTHONPATH=. python -m bench.http [--seconds 5] [--rounds 2] [--servers granian,uvicorn]
-        [--postgres-work 32] [--before COMMIT]
+        [--postgres-work 32] [--before COMMIT] [--stalls]
 """
 
 from __future__ import annotations
@@ -163,26 +169,71 @@ class Window:
                 self.began.append(began)
 
 
-class Watching:
-    """With ``--stalls``: the load generator's own stall watch, a folder for each served
-    process's, and what each run's window held of both (bench/stalls.py)."""
+def runnable() -> int:
+    """Threads runnable on the machine now (procs_running in /proc/stat; 0 where there is
+    none)."""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/stat").read_text().splitlines():
+            if line.startswith("procs_running"):
+                return int(line.split()[1])
+    return 0
 
-    def __init__(self) -> None:
+
+class Watching:
+    """What each run's window held: the machine's busy cores and run queue, the load
+    generator's CPU; with ``deep`` (``--stalls``), also the load generator's own stall watch
+    and each served process's, from a folder of its own (bench/stalls.py)."""
+
+    def __init__(self, deep: bool) -> None:
+        self.deep = deep
         self.client = stalls.Watch()
-        self.root = Path(tempfile.mkdtemp(prefix="hearthlog-stalls-"))
+        self.root = Path(tempfile.mkdtemp(prefix="hearthlog-stalls-")) if deep else None
         self.found: list[dict[str, Any]] = []
         self._folders = 0
+        self.cpu: list[tuple[float, float, float]] = []  # when, the machine's busy CPU, ours
+        self.runnable: list[tuple[float, int]] = []  # when, threads runnable on the machine
 
-    def folder(self) -> Path:
-        """A fresh folder for one server's workers."""
+    async def sample_cpu(self) -> None:
+        """Every quarter second: the machine's busy CPU seconds and this process's, so a run
+        shows how many cores were busy and how many of them the load generator took, and how
+        many threads were runnable on the machine (its run queue, /proc/stat)."""
+        own = psutil.Process()
+        while True:
+            every = psutil.cpu_times()
+            busy = sum(every) - every.idle - getattr(every, "iowait", 0.0)
+            times = own.cpu_times()
+            self.cpu.append((time.perf_counter(), busy, times.user + times.system))
+            self.runnable.append((time.perf_counter(), runnable()))
+            await asyncio.sleep(0.25)
+
+    def cores(self, start: float, stop: float) -> dict[str, float]:
+        """The machine's busy cores and the load generator's over [start, stop)."""
+        inside = [s for s in self.cpu if start <= s[0] <= stop + 0.25]
+        if len(inside) < 2:
+            return {}
+        (t0, busy0, own0), (t1, busy1, own1) = inside[0], inside[-1]
+        queue = [n for at, n in self.runnable if start <= at <= stop]
+        return {"machine_busy_cores": round((busy1 - busy0) / (t1 - t0), 2),
+                "client_cores": round((own1 - own0) / (t1 - t0), 2),
+                "runnable_mean": round(sum(queue) / max(1, len(queue)), 1)}
+
+    def folder(self) -> Path | None:
+        """A fresh folder for one server's workers (None: stalls are not watched)."""
+        if self.root is None:
+            return None
         self._folders += 1
         path = self.root / str(self._folders)
         path.mkdir()
         return path
 
     async def note(self, server: Server, name: str, n: int, window: Window) -> None:
-        """The client's and the server's stalls and collections in ``window``, and how many of
-        the slowest 1% of its requests overlapped each kind."""
+        """The machine in ``window``; with stalls, the client's and the server's stalls and
+        collections in it, and how many of the slowest 1% of its requests overlapped each."""
+        if not self.deep:
+            self.found.append({"name": name, "matches": n,
+                               **self.cores(window.start, window.stop)})
+            print(f"    machine {self.found[-1]}", flush=True)
+            return
         await asyncio.sleep(0.6)  # the server writes its events every 0.25 s
         own = self.client
         theirs = stalls.read_events(server.watched) if server.watched else ([], [])
@@ -191,8 +242,10 @@ class Watching:
                  "server_stall": stalls.stall_spans(theirs[0]),
                  "server_gc2": stalls.collection_spans(theirs[1], 2)}
         found = {"name": name, "matches": n,
-                 "client": stalls.summary(own.stalls, own.collections, window.start, window.stop),
+                 "client": stalls.summary(own.stalls, own.collections, window.start,
+                                          window.stop),
                  "server": stalls.summary(*theirs, window.start, window.stop),
+                 **self.cores(window.start, window.stop),
                  "p99_overlapping": {kind: stalls.overlapping(window.began, window.commands,
                                                               0.99, found)
                                      for kind, found in spans.items()}}
@@ -335,12 +388,12 @@ async def with_cpu(server: Server, run: Any, seconds: float, warmup: float) -> A
 
 async def one_round(kind: str, url: str, seconds: float, warmup: float,
                     matches: tuple[int, ...], before: tuple[Path, str] | None = None,
-                    flip: bool = False, watching: Watching | None = None
+                    flip: bool = False, watching: Watching | None = None,
                     ) -> list[tuple[int, common.Measured]]:
     """One round under one server kind: fresh server processes, both apps at every N (and,
     with ``before``, that tree's service on its own database, played by both clients, each
     client's two trees one after the other, the tree that goes first swapped by ``flip``).
-    With ``watching``, every run's stalls are looked at too (this tree's servers only)."""
+    With ``watching``, every run's window is looked at too (stalls: this tree's servers only)."""
     def watched() -> Path | None:
         """A folder for a server's stalls, when they are watched."""
         return None if watching is None else watching.folder()
@@ -351,11 +404,13 @@ async def one_round(kind: str, url: str, seconds: float, warmup: float,
 
     ours = Server(kind, "bench.served:hearthlog", url, watched=watched())
     bare = Server(kind, "bench.served:bare", url, watched=watched())
+    untuned = Server(kind, "bench.served:bare_default_gc", url, watched=watched())
     old = None if before is None else Server(kind, "bench.served:hearthlog", before[1],
                                              tree=before[0])
     try:
         await ours.ready("/health")
         await bare.ready("/")
+        await untuned.ready("/")
         if old is not None:
             await old.ready("/health")
         measured = []
@@ -363,6 +418,10 @@ async def one_round(kind: str, url: str, seconds: float, warmup: float,
             results = [await with_cpu(bare, bare_loops(bare.port, n, seconds, warmup,
                                                        examine(bare, "bare", n)),
                                       seconds, warmup)]
+            default_gc = await with_cpu(untuned, bare_loops(
+                untuned.port, n, seconds, warmup, examine(untuned, "bare-default-gc", n)),
+                seconds, warmup)
+            results.append(msgspec.structs.replace(default_gc, name="bare-default-gc"))
             plays: list[tuple[Server, bool, str]] = []
             for follow in (True, False):  # one request a move; the two-request client
                 trees = [(ours, follow, "")]
@@ -385,7 +444,7 @@ async def one_round(kind: str, url: str, seconds: float, warmup: float,
                       flush=True)
         return measured
     finally:
-        for server in (ours, bare, old):
+        for server in (ours, bare, untuned, old):
             if server is not None:
                 server.stop()
 
@@ -427,9 +486,10 @@ async def run(admin_url: str, kinds: list[str], seconds: float, rounds: int,
     """Every server kind in every round (kind after kind within a round), on one database
     (and the ``before`` tree's service on one of its own); with ``watch``, the stalls of the
     load generator and of this tree's servers in every run (bench/stalls.py)."""
-    watching = Watching() if watch else None
-    if watching is not None:
+    watching = Watching(deep=watch)
+    if watch:
         watching.client.start()
+    sampling = asyncio.get_running_loop().create_task(watching.sample_cpu())
     url = await common.migrated_database(admin_url, "bench_http")
     old = None
     if before is not None:  # its own server migrates it, as that commit knew the schema
@@ -452,9 +512,9 @@ async def run(admin_url: str, kinds: list[str], seconds: float, rounds: int,
               for kind in kinds for n in matches]
     found = {"benchmark": "http", "seconds": seconds, "rounds": rounds, "levels": levels,
              "postgres_work_per_command": work, "load_average": common.load_average()}
-    if watching is not None:
-        watching.client.stop()
-        found["stalls"] = watching.found
+    watching.client.stop()
+    sampling.cancel()
+    found["windows"] = watching.found  # each run's machine (and stalls, with --stalls)
     return found
 
 

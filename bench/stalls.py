@@ -31,18 +31,32 @@ from typing import Any
 ENV = "HEARTHLOG_BENCH_STALLS"
 THRESHOLD = 0.005  # seconds without a tick that make a stall
 TICK = 0.001
-DEPTH = 12  # frames kept of a stalled loop's stack, innermost first
+DEPTH = 16  # frames kept of a stalled loop's stack, innermost first
+ROOT = str(Path(__file__).resolve().parents[1]) + os.sep  # the project: its frames are "ours"
+OURS = ("service/", "domain/", "projections/", "bench/")
 
 
 def frames(frame: Any, depth: int = DEPTH) -> list[str]:
-    """A stack as short 'file:line function' strings, innermost first."""
-    found = []
+    """A stack as short 'file:line function' strings, innermost first: the project's files by
+    their path in it, any other by its last two parts after 'lib:'."""
+    found: list[str] = []
     while frame is not None and len(found) < depth:
         code = frame.f_code
-        where = "/".join(Path(code.co_filename).parts[-2:])
+        name = code.co_filename
+        where = (name.removeprefix(ROOT) if name.startswith(ROOT)
+                 else "lib:" + "/".join(Path(name).parts[-2:]))
         found.append(f"{where}:{frame.f_lineno} {code.co_name}")
         frame = frame.f_back
     return found
+
+
+def place(stack: list[str]) -> str:
+    """Where a stalled loop was: its innermost frame, and the innermost of the project's
+    (outside bench/stalls.py) when that is another."""
+    if not stack:
+        return "-"
+    ours = next((f for f in stack if f.startswith(OURS) and "stalls.py" not in f), "-")
+    return stack[0] if stack[0] == ours else f"{stack[0]} < {ours}"
 
 
 class Watch:
@@ -178,12 +192,12 @@ def read_events(folder: Path) -> tuple[list[dict[str, Any]], list[tuple[float, i
             if "stall" in event:
                 stalls.append(event["stall"])
             else:
-                collections.append(tuple(event["gc"]))  # type: ignore[arg-type]
+                collections.append(tuple(event["gc"]))
     return stalls, collections
 
 
 def summary(stalls: list[dict[str, Any]], collections: list[tuple[float, int, float, bool]],
-            start: float, stop: float, top: int = 5) -> dict[str, Any]:
+            start: float, stop: float, top: int = 8) -> dict[str, Any]:
     """The stalls and collections that began in [start, stop): counts, milliseconds (total and
     longest), collections by generation, and the commonest places a stalled loop was in."""
     inside = [s for s in stalls if start <= s["at"] < stop]
@@ -200,8 +214,8 @@ def summary(stalls: list[dict[str, Any]], collections: list[tuple[float, int, fl
     places: dict[str, int] = {}
     for stall in inside:
         for stack in stall["stacks"]:
-            place = " < ".join(stack[:3])
-            places[place] = places.get(place, 0) + 1
+            where = place(stack)
+            places[where] = places.get(where, 0) + 1
     found["places"] = sorted(places.items(), key=lambda item: -item[1])[:top]
     return found
 
