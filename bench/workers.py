@@ -1,5 +1,5 @@
-"""Benchmark: the command path at 1 and 2 workers, beside bare endpoints at the same counts,
-served directly by granian and routed by match through HAProxy.
+"""Benchmark: the command path at 1 and 2 workers, beside bare endpoints at the same counts, served
+directly by granian and routed by match through HAProxy.
 
 Four set-ups: granian with W workers on one port ("direct", W = 1, 2), and W one-worker granian
 servers behind HAProxy hashing the match id, as `hearthlog serve --route-by-match` runs them
@@ -11,12 +11,12 @@ route naming no match does), our service answering `GET /health` (its lightest r
 request a move (each seat follows its stream and sends from its own last answer or its stream's
 latest update; "commands") and the old client (a legal-actions GET, then the command;
 "two-request-commands"). One server at a time, so the database's connections fit (W x 33 each)
-and no server steals CPU from another. Rounds alternate the set-ups (direct 1, direct 2, routed
-1, routed 2, ...); the median round is kept and each ratio is the median of the per-round
-ratios; the load average is noted at each set-up's start. A routed run also counts its matches
-per server (from HAProxy's log: the server that took each match's start). The load generator
-is one Python process on the same two cores; its CPU share is reported beside each run, since
-it caps what any server can be shown to do. Run:
+and no server steals CPU from another. Rounds alternate the set-ups (direct 1, direct 2, routed 1,
+routed 2), each round starting one set-up later than the one before; the median round is kept
+and each ratio is the median of the per-round ratios; the load average is noted at each set-up's
+start. A routed run also counts its matches per server (from HAProxy's log: the server that took
+each match's start). The load generator is one Python process on the same two cores; its CPU
+share is reported beside each run, since it caps what any server can be shown to do. Run:
 
     PYTHONPATH=. python -m bench.workers [--seconds 5] [--rounds 3] [--matches 64]
 """
@@ -185,8 +185,8 @@ async def run(admin_url: str, seconds: float, rounds: int, warmup: float,
     url = await common.migrated_database(admin_url, "bench_workers")
     runs: dict[str, list[dict[str, Any]]] = {f"{kind}-{count}": [] for kind, count in SETUPS}
     try:
-        for _ in range(rounds):
-            for kind, count in SETUPS:
+        for number in range(rounds):  # each round starts one set-up later: no fixed order
+            for kind, count in SETUPS[number % len(SETUPS):] + SETUPS[:number % len(SETUPS)]:
                 runs[f"{kind}-{count}"].append(await one_setup(url, kind, count, n, seconds,
                                                                warmup))
     finally:
