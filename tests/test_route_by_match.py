@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import signal
 import subprocess
 import time
@@ -157,6 +158,42 @@ def test_a_stopped_set_leaves_no_server_and_no_haproxy_running(routed_database):
         assert server.process.wait(timeout=60) == 0
         _, alive = psutil.wait_procs(children, timeout=20)
         assert alive == []
+    finally:
+        stop(server)
+        server.output.unlink(missing_ok=True)
+
+
+async def test_a_server_lost_moves_only_its_own_matches_and_they_come_back(routed_database):
+    """Given a routed set of two, when w2's server is killed (kill -9), then a match of w1 is
+    still answered by w1 only, a match of w2 is answered meanwhile (by w1: HAProxy's retry and
+    health check), the set starts w2 again, and w2's match goes back to it."""
+    server = launch(routed_database, workers=2, args=("--route-by-match",))
+    try:
+        ports = re.search(r"loopback ports (\d+), (\d+)", server.output.read_text())
+        assert ports is not None
+        lost = [child for child in psutil.Process(server.process.pid).children()
+                if ports.group(2) in child.cmdline()]
+        assert len(lost) == 1
+        group = [lost[0], *lost[0].children(recursive=True)]  # its granian worker too
+        for process in group:
+            process.kill()
+        psutil.wait_procs(group, timeout=20)
+        async with httpx.AsyncClient(base_url=server) as client:
+            deadline = time.monotonic() + 60
+            while True:  # until w2 is back and takes its match again
+                for match_id in (ON_W1, ON_W2):
+                    assert (await client.get(f"/matches/{match_id}")).status_code == 404
+                back = [line for line in routes(server) if line["path"] == f"/matches/{ON_W2}"]
+                if back and back[-1]["route"] == "w2":
+                    break
+                assert time.monotonic() < deadline, "w2 did not come back in 60 s"
+                await asyncio.sleep(0.2)
+        lines = routes(server)
+        assert {line["route"] for line in lines if line["path"] == f"/matches/{ON_W1}"} == {"w1"}
+        assert {line["route"] for line in lines if line["path"] == f"/matches/{ON_W2}"} == {
+            "w1", "w2"}
+        assert f"The server on port {ports.group(2)} died; starting it again" in (
+            server.output.read_text())
     finally:
         stop(server)
         server.output.unlink(missing_ok=True)

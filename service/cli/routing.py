@@ -11,7 +11,7 @@ This module writes HAProxy's configuration (``haproxy_config``, the one place it
 and runs the set: the N servers, each ``hearthlog serve --workers 1`` on a loopback port, then
 Debian's ``haproxy`` in the foreground on the public address. A server that dies is started
 again on its port (HAProxy's health check sends its matches to the others meanwhile); one that
-dies within ``CRASH_SECONDS`` of starting, or HAProxy dying, stops the whole set.
+dies again within ``CRASH_SECONDS`` of that, or HAProxy dying, stops the whole set.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import urllib.request
 from pathlib import Path
 
 STARTUP_SECONDS = 90  # for a server to answer /health (it applies the migrations first)
-CRASH_SECONDS = 5.5  # a server dying this soon after starting is a crash loop, not a crash
+CRASH_SECONDS = 5.5  # a server dying again this soon after its restart is a crash loop
 STOP_SECONDS = 15  # for a server to stop after SIGTERM before it is killed
 TRUSTED = "HEARTHLOG_TRUSTED_PROXIES"  # docs/limits.md: the client is the address HAProxy names
 
@@ -164,23 +164,26 @@ def serve_routed(url: str, host: str, port: int, workers: int, server: str) -> i
     config = Path(tempfile.mkdtemp(prefix="hearthlog-route-")) / "haproxy.cfg"
     config.write_text(haproxy_config(host, port, ports))
     servers = [start_server(url, each, server) for each in ports]
-    started = [time.monotonic()] * workers
+    restarted: list[float | None] = [None] * workers  # when each was last started again
     proxy: subprocess.Popen[bytes] | None = None
     try:
         for process, each in zip(servers, ports):
             wait_healthy(process, each)
         proxy = subprocess.Popen([binary, "-db", "-f", str(config)])
-        print(f"HAProxy at http://{host}:{port} routes each match to one of {workers} servers "
-              f"(ports {', '.join(map(str, ports))}; its configuration: {config})", flush=True)
+        base = f"http://{host}:{port}"  # the servers' own lines above name their loopback ports
+        print(f"\nHearthlog is serving at {base}\nAPI docs: {base}/docs\nPlay in a browser: "
+              f"{base}/\nHAProxy routes each match to one of {workers} servers (loopback ports "
+              f"{', '.join(map(str, ports))}; its configuration: {config})\n", flush=True)
         while proxy.poll() is None:
             for number, process in enumerate(servers):
                 if process.poll() is None:
                     continue
-                if time.monotonic() - started[number] < CRASH_SECONDS:
+                last = restarted[number]
+                if last is not None and time.monotonic() - last < CRASH_SECONDS:
                     raise Unroutable(f"the server on port {ports[number]} keeps dying")
                 print(f"The server on port {ports[number]} died; starting it again", flush=True)
-                servers[number], started[number] = (start_server(url, ports[number], server),
-                                                    time.monotonic())
+                servers[number] = start_server(url, ports[number], server)
+                restarted[number] = time.monotonic()
             time.sleep(0.5)
         raise Unroutable(f"HAProxy exited with {proxy.returncode}")
     except Unroutable as error:
