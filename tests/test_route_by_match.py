@@ -197,3 +197,18 @@ async def test_a_server_lost_moves_only_its_own_matches_and_they_come_back(route
     finally:
         stop(server)
         server.output.unlink(missing_ok=True)
+
+
+async def test_the_proxys_log_line_leaves_out_the_query_where_a_stream_ticket_travels(routed):
+    """Given a stream asked for with a ticket in its query, then HAProxy's line for it names
+    the path alone: the ticket is in no line of the set's output."""
+    async with httpx.AsyncClient(base_url=routed) as client:
+        answer = await client.get(f"/matches/{ON_W1}/stream", params={"ticket": "not-a-ticket"})
+        assert answer.status_code >= 400
+
+    def streamed(lines: list[dict[str, Any]]) -> bool:
+        """Whether the stream's request is logged."""
+        return any(line["path"] == f"/matches/{ON_W1}/stream" for line in lines)
+
+    logged(routed, streamed)
+    assert "not-a-ticket" not in routed.output.read_text()  # HAProxy's lines and the servers'
