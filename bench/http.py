@@ -9,17 +9,16 @@ move is one request ("hearthlog-commands"). The old client, which asked for its 
 ("two-request-commands"; its requests per second count both). A finished match is replaced by
 a new one. Figures: commands per second, the POST's p50/p99 latency and the server processes'
 CPU per operation (psutil, over the whole run scaled to the window's operations). Beside them,
-on the
-same kind of server process and the same Postgres, N loops POST the same body to a bare
-litestar route doing one asyncpg INSERT, its collector set as the service's ("bare"), and the
-same route with CPython's default collector ("bare-default-gc", the baseline as it was before
-issue 33's fifth stop). Each server kind that is installed (uvicorn with
-asyncio and h11; uvicorn with uvloop and httptools; granian) is measured in every round, one
-kind after the other with fresh server processes, so load on the machine falls on every kind
-alike; within a kind the bare route and ours alternate. The median round is kept. With
---before COMMIT, that commit's service (from a worktree, on a database of its own) is played
-by both clients too, each client on the two trees one after the other, the first swapped from
-round to round ("before-hearthlog-commands", "before-two-request-commands"). With
+on the same kind of server process and the same Postgres, N loops POST the same body to a bare
+litestar route doing one asyncpg INSERT, in a process whose collector is set as the service's
+(until issue 33's fifth stop it kept CPython's default: bench/served.py). Each server kind
+that is installed (uvicorn with asyncio and h11; uvicorn with uvloop and httptools; granian)
+is measured in every round, one kind after the other with fresh server processes, so load on
+the machine falls on every kind alike; within a kind the bare route and ours alternate. The
+median round is kept. With --before COMMIT, that commit's service (from a worktree, on a
+database of its own) is played by both clients too, each client on the two trees one after
+the other, the first swapped from round to round ("before-hearthlog-commands",
+"before-two-request-commands"). With
 --postgres-work N, each round also plays N matches with each client on a fresh server and
 reports the database's work per command (pg_stat_database deltas). Every run's window records
 the machine's busy cores, its run queue (threads runnable) and the load generator's CPU
@@ -268,8 +267,10 @@ class Table:
     async def open(self) -> None:
         """Create, seat and start a new match."""
         await self.close()
-        _, created = await self.host.request("POST", "/matches",
-                                             {"game": "wick-and-ember", "seats": 2})
+        status, created = await self.host.request("POST", "/matches",
+                                                  {"game": "wick-and-ember", "seats": 2})
+        if status != 201:
+            raise RuntimeError(f"a match was not created: {status} {created}")
         self.match_id = created["match_id"]
         for name in ("Ash", "Bryn"):
             _, joined = await self.host.request("POST", f"/matches/{self.match_id}/seats",
@@ -404,13 +405,11 @@ async def one_round(kind: str, url: str, seconds: float, warmup: float,
 
     ours = Server(kind, "bench.served:hearthlog", url, watched=watched())
     bare = Server(kind, "bench.served:bare", url, watched=watched())
-    untuned = Server(kind, "bench.served:bare_default_gc", url, watched=watched())
     old = None if before is None else Server(kind, "bench.served:hearthlog", before[1],
                                              tree=before[0])
     try:
         await ours.ready("/health")
         await bare.ready("/")
-        await untuned.ready("/")
         if old is not None:
             await old.ready("/health")
         measured = []
@@ -418,10 +417,6 @@ async def one_round(kind: str, url: str, seconds: float, warmup: float,
             results = [await with_cpu(bare, bare_loops(bare.port, n, seconds, warmup,
                                                        examine(bare, "bare", n)),
                                       seconds, warmup)]
-            default_gc = await with_cpu(untuned, bare_loops(
-                untuned.port, n, seconds, warmup, examine(untuned, "bare-default-gc", n)),
-                seconds, warmup)
-            results.append(msgspec.structs.replace(default_gc, name="bare-default-gc"))
             plays: list[tuple[Server, bool, str]] = []
             for follow in (True, False):  # one request a move; the two-request client
                 trees = [(ours, follow, "")]
@@ -444,7 +439,7 @@ async def one_round(kind: str, url: str, seconds: float, warmup: float,
                       flush=True)
         return measured
     finally:
-        for server in (ours, bare, untuned, old):
+        for server in (ours, bare, old):
             if server is not None:
                 server.stop()
 

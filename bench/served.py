@@ -3,10 +3,9 @@
 ``hearthlog`` is the service exactly as ``hearthlog serve`` runs it (access log included);
 ``bare`` is the baseline: one litestar route doing one asyncpg INSERT per request, on a pool
 made the same way, in a process whose collector is set as the service's (``tune_collector``),
-so both are measured alike; ``bare_default_gc`` is the same baseline with CPython's default
-collector, as it was measured before issue 33's fifth stop (its full collections were in most
-of its slowest 1% of requests at 64 matches). All read the database URL from
-HEARTHLOG_BENCH_DATABASE_URL.
+so both are measured alike (with CPython's default, as it was until issue 33's fifth stop, its
+full collections were in up to all of its slowest 1% of requests at 64 matches). Both read the
+database URL from HEARTHLOG_BENCH_DATABASE_URL.
 """
 
 from __future__ import annotations
@@ -65,25 +64,14 @@ async def bare_insert(request: Request, data: BareBody) -> dict[str, int]:
 
 
 def bare() -> Litestar:
-    """The baseline app, its collector set as the service's."""
-    return bare_app(tuned=True)
-
-
-def bare_default_gc() -> Litestar:
-    """The baseline app with CPython's default collector."""
-    return bare_app(tuned=False)
-
-
-def bare_app(tuned: bool) -> Litestar:
-    """The baseline app; ``tuned``: its collector set after start-up as the service's is."""
+    """The baseline app, its collector set after start-up as the service's is."""
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         """A pool like the service's, and the table."""
         app.state.pool = await create_pool(database_url())
         await app.state.pool.execute(TABLE)
-        if tuned:
-            tune_collector()
+        tune_collector()
         try:
             yield
         finally:
