@@ -54,9 +54,9 @@ def test_shuffle_leaves_its_input_alone_and_keeps_every_item():
 
 def test_drawing_never_lets_another_thread_run():
     """Given a thread waiting for the interpreter lock (and no forced switch for 100 s), when
-    a stream draws 4,000 times (1,000 blocks), then that thread has not run: the generator keeps the lock,
-    so a server's event loop is never left waiting for it behind other threads in the middle
-    of a deal (docs/benchmarks.md, issue 33's tail)."""
+    a stream draws 4,000 times (1,000 blocks), then that thread has not run: the generator
+    keeps the lock, so a server's event loop is never left waiting for it behind other threads
+    in the middle of a deal (docs/benchmarks.md, issue 33's tail)."""
     gate, ran = threading.Lock(), []
 
     def waiter() -> None:
@@ -65,11 +65,14 @@ def test_drawing_never_lets_another_thread_run():
             ran.append(True)
 
     gate.acquire()
-    thread = threading.Thread(target=waiter)
-    thread.start()
     interval = sys.getswitchinterval()
-    sys.setswitchinterval(100.0)  # before the waiter asks for the lock: no forced switch
+    # No forced switch from here on, so the waiter, once started, runs on until it blocks on
+    # the gate (this thread cannot take the lock from it meanwhile), and after the gate opens
+    # it runs only if this thread lets go of the lock.
+    sys.setswitchinterval(100.0)
+    thread = threading.Thread(target=waiter)
     try:
+        thread.start()
         gate.release()
         stream = Rng(b"held").stream("round", 1, "deck")
         for _ in range(4_000):
