@@ -89,6 +89,9 @@ class StateCache:
         self._capacity = capacity
         self._states: OrderedDict[str, _Entry] = OrderedDict()
         self._writes: set[asyncio.Task[None]] = set()
+        # Learned now, before any request: its first reading walks every file of the domain
+        # (about 4 ms), which would hold the event loop at the process's first snapshot.
+        snapshots.fingerprint()
 
     async def load(self, match_id: str) -> Loaded:
         """The match at its latest stored version. The state held here is folded on only while

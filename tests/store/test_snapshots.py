@@ -205,3 +205,12 @@ def test_a_change_to_a_card_table_changes_the_fingerprint_as_a_code_change_does(
     monkeypatch.undo()
     snapshots.fingerprint.cache_clear()
     assert before != after
+
+
+def test_the_fingerprint_is_learned_when_the_cache_is_made_not_at_the_first_snapshot() -> None:
+    """Given no fingerprint learned yet, when a process makes its state cache (at start-up),
+    then the domain's files are read then, not later on the event loop in the middle of play,
+    when the first snapshot is written (issue 33: a stall of about 4 ms)."""
+    snapshots.fingerprint.cache_clear()
+    StateCache(MemoryStore())
+    assert snapshots.fingerprint.cache_info().currsize == 1
