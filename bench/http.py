@@ -39,7 +39,6 @@ import functools
 import importlib.util
 import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -54,6 +53,7 @@ import psutil
 from bench import common, stalls
 from bench.fanout import before_tree
 from bench.wire import Stream, Wire
+from service.cli.routing import free_port
 from service.store.provisioning import create_database, drop_database
 from tests.servers import ONE_ADDRESS
 
@@ -83,13 +83,6 @@ def installed_servers() -> list[str]:
     if importlib.util.find_spec("granian"):
         kinds.append("granian")
     return kinds
-
-
-def free_port() -> int:
-    """A loopback port nothing listens on now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class Server:
@@ -400,7 +393,7 @@ async def one_round(kind: str, url: str, seconds: float, warmup: float,
         return None if watching is None else watching.folder()
 
     def examine(server: Server, name: str, n: int) -> Examine:
-        """What looks at one run's window, when stalls are watched."""
+        """What looks at one run's window (its machine; its stalls too, when watched)."""
         return None if watching is None else functools.partial(watching.note, server, name, n)
 
     ours = Server(kind, "bench.served:hearthlog", url, watched=watched())

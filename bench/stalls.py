@@ -25,6 +25,7 @@ import resource
 import sys
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -211,12 +212,8 @@ def summary(stalls: list[dict[str, Any]], collections: list[tuple[float, int, fl
         times = [c[2] for c in collections if c[1] == generation and start <= c[0] < stop]
         found[f"gc{generation}"] = [len(times), round(1e3 * sum(times), 1),
                                     round(1e3 * max(times, default=0.0), 1)]
-    places: dict[str, int] = {}
-    for stall in inside:
-        for stack in stall["stacks"]:
-            where = place(stack)
-            places[where] = places.get(where, 0) + 1
-    found["places"] = sorted(places.items(), key=lambda item: -item[1])[:top]
+    places = Counter(place(stack) for stall in inside for stack in stall["stacks"])
+    found["places"] = places.most_common(top)
     return found
 
 

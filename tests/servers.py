@@ -22,6 +22,7 @@ from typing import Any
 
 import httpx
 
+from service.cli.routing import free_port
 from service.store.provisioning import create_database, drop_database
 
 STARTUP_SECONDS = 90
@@ -29,13 +30,6 @@ STARTUP_SECONDS = 90
 # raised for the suite's servers; the tests of those limits set their own (``env``).
 ONE_ADDRESS = {"HEARTHLOG_REQUESTS_PER_MINUTE": "10000000", "HEARTHLOG_MATCHES_PER_HOUR": "10000000",
                "HEARTHLOG_STREAMS_PER_CLIENT": "100000", "HEARTHLOG_CONNECTIONS_PER_CLIENT": "100000"}
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Server(str):

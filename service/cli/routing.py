@@ -112,10 +112,10 @@ def haproxy_binary() -> str:
 
 
 def free_port() -> int:
-    """A loopback TCP port nothing listens on right now."""
+    """A loopback TCP port nothing listens on right now (the benches and tests use it too)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        return int(probe.getsockname()[1])
 
 
 def start_server(url: str, port: int, server: str) -> subprocess.Popen[bytes]:
