@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import resource
 import shutil
 import statistics
@@ -41,9 +40,9 @@ from typing import Any
 import msgspec
 
 from bench import common
-from bench.http import Server, Table, Window, bare_loops, free_port, play_tables
+from bench.http import Server, Table, Window, bare_loops, play_tables
 from bench.wire import Wire
-from service.cli.routing import haproxy_binary, haproxy_config
+from service.cli.routing import free_port, haproxy_binary, haproxy_config, logged_routes
 from service.store.provisioning import drop_database
 
 SETUPS = (("direct", 1), ("direct", 2), ("routed", 1), ("routed", 2))
@@ -94,9 +93,7 @@ class Proxy(Server):
 
     def split(self) -> dict[str, int]:
         """Matches per server so far: the server that took each match's start."""
-        routes = [json.loads(line) for line in self.log.read_text().splitlines()
-                  if line.startswith('{"route"')]
-        return dict(Counter(line["route"] for line in routes
+        return dict(Counter(line["route"] for line in logged_routes(self.log.read_text())
                             if line["method"] == "POST" and line["path"].endswith("/start")))
 
 

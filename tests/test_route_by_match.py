@@ -9,7 +9,6 @@ so nothing is added to the answers a seat sees.
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import re
 import signal
@@ -22,7 +21,7 @@ import httpx
 import psutil
 import pytest
 
-from service.cli.routing import haproxy_config
+from service.cli.routing import haproxy_config, logged_routes
 from tests.api.players import seated_match
 from tests.live.stream_client import Follower, finished
 from tests.pooler import debian_package
@@ -53,8 +52,7 @@ def routed(routed_database: str) -> Iterator[Server]:
 
 def routes(server: Server) -> list[dict[str, Any]]:
     """HAProxy's log lines so far: which server took each request."""
-    lines = server.output.read_text(errors="replace").splitlines()
-    return [json.loads(line) for line in lines if line.startswith('{"route"')]
+    return logged_routes(server.output.read_text(errors="replace"))
 
 
 def logged(server: Server, wanted: Any, seconds: float = 30) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ dies again within ``CRASH_SECONDS`` of that, or HAProxy dying, stops the whole s
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -25,6 +26,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 STARTUP_SECONDS = 90  # for a server to answer /health (it applies the migrations first)
 CRASH_SECONDS = 5.5  # a server dying again this soon after its restart is a crash loop
@@ -96,6 +98,13 @@ def haproxy_config(host: str, port: int, ports: list[int], health: bool = True) 
     tracked = "".join(TRACKED.format(number=n, port=each) for n, each in numbered)
     quoted = LOG_FORMAT.replace('"', '\\"')
     return CONFIG.format(log_format=quoted, host=host, port=port, checked=checked, tracked=tracked)
+
+
+def logged_routes(text: str) -> list[dict[str, Any]]:
+    """HAProxy's request lines in ``text`` (its log, or the routed set's output, which holds the
+    servers' lines too), one dict per request in ``LOG_FORMAT``: which server took it, the
+    status, the method and the path."""
+    return [json.loads(line) for line in text.splitlines() if line.startswith('{"route"')]
 
 
 class Unroutable(Exception):
