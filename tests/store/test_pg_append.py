@@ -10,9 +10,9 @@ import pytest
 
 from domain.core.chain import chain
 from projections.summary import Summary
-from service.store import Change, PostgresStore, VersionConflict
+from service.store import Change, PostgresStore, UnknownMatch, VersionConflict
 from service.store import append as pg_append
-from service.store.records import HistoryChanged, Status
+from service.store.records import CommandRecord, HistoryChanged, Status
 from tests.store.contract import event, new_match
 
 PLAYING = Change(status="playing", summary=Summary())
@@ -148,3 +148,29 @@ async def test_a_wrong_cached_head_never_keeps_a_stale_summary(pool: asyncpg.Poo
 
     row = await store.get_match(match_id)
     assert row is not None and row.summary == Summary(names=("a",))
+
+
+async def test_an_append_to_an_unknown_match_writes_no_event_and_no_command_record(
+    pool: asyncpg.Pool,
+) -> None:
+    """Events and command records name their match without a foreign key (migration 0014): the
+    append writes them only beside the match's head row. Even with a head this process believes
+    it knows (a cache that is wrong), an append to a match that does not exist writes nothing."""
+    store = PostgresStore(pool)
+    unknown = uuid.uuid4()
+    store.heads.put(unknown, 1, bytes(32))
+    record = CommandRecord(command_id="c1", seat=0, response=b"{}", status_code=200, version=2)
+
+    with pytest.raises(UnknownMatch):
+        await store.append(str(unknown), 1, [event(card=1), event(card=2)],
+                           Change(status="playing", summary=Summary(), command=record))
+
+    async with pool.acquire() as conn:
+        written = await conn.fetchval(
+            "SELECT (SELECT count(*) FROM events WHERE match_id = $1)"
+            " + (SELECT count(*) FROM commands WHERE match_id = $1)", unknown)
+        keys = await conn.fetch(
+            "SELECT conrelid::regclass::text AS source FROM pg_constraint"
+            " WHERE contype = 'f' AND confrelid = 'matches'::regclass")
+    assert written == 0
+    assert {row["source"] for row in keys} == {"heads", "seat_tokens", "snapshots"}
