@@ -3,9 +3,10 @@
 N matches (2 seats each) are played through a real server process by bench/http.py's client
 bots (one request a move, each seat following its stream; ``--two-request`` plays the old
 GET-then-POST client), finished matches replaced by new ones, so their openings count. Around
-the played window the script reads ``pg_stat_statements`` (calls, rows and plannings of each
-statement: with ``track_planning`` on, a statement planned afresh instead of run on its cached
-plan is counted) and ``pg_stat_database`` (transactions, rows inserted, updated, fetched) of
+the played window the script reads ``pg_stat_statements`` (calls, rows, plannings and time of
+each statement: with ``track_planning`` on, a statement planned afresh instead of run on its
+cached plan is counted, and its planning time with its execution; the commit and the
+protocol's own work are not in it, and show as the rest of Postgres's CPU) and ``pg_stat_database`` (transactions, rows inserted, updated, fetched) of
 the server's database and divides both by the commands sent, with the CPU the Postgres server
 and the server process used meanwhile (psutil). Statements are grouped by what sends them
 (``KINDS``: the append, the announcement, the feed's read, a match row read...).
@@ -54,7 +55,8 @@ KINDS = (
     ("match row", r"FROM matches m JOIN heads|FROM matches\b"),
     ("events read", r"FROM events"),
 )
-STATEMENTS = """SELECT queryid, query, calls, rows, plans FROM pg_stat_statements s
+STATEMENTS = """SELECT queryid, query, calls, rows, plans,
+    total_exec_time + total_plan_time AS ms FROM pg_stat_statements s
     JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = current_database()"""
 
 
@@ -92,45 +94,51 @@ def kind_of(query: str) -> str:
     return "other"
 
 
-async def statements(url: str) -> dict[tuple[int, str], tuple[int, int, int]]:
-    """Calls, rows and plannings of each statement run so far in this database, by its id and
-    text."""
+Reading = dict[tuple[int, str], tuple[int, int, int, float]]
+
+
+async def statements(url: str) -> Reading:
+    """Calls, rows, plannings and time (planning and executing, ms) of each statement run so
+    far in this database, by its id and text."""
     conn = await asyncpg.connect(url)
     try:
-        return {(row["queryid"], row["query"]): (row["calls"], row["rows"], row["plans"])
+        return {(row["queryid"], row["query"]): (row["calls"], row["rows"], row["plans"],
+                                                 row["ms"])
                 for row in await conn.fetch(STATEMENTS)}
     finally:
         await conn.close()
 
 
-def by_kind(before: dict[tuple[int, str], tuple[int, int, int]],
-            after: dict[tuple[int, str], tuple[int, int, int]], commands: int,
-            ) -> dict[str, dict[str, Any]]:
-    """Calls, rows and plannings (a statement planned afresh, not run on its cached plan) per
-    command, by kind of statement, between two readings."""
+def by_kind(before: Reading, after: Reading, commands: int) -> dict[str, dict[str, Any]]:
+    """Calls, rows, plannings (a statement planned afresh, not run on its cached plan) and the
+    time Postgres spent planning and executing (µs; not its commit, nor reading and answering
+    the client) per command, by kind of statement, between two readings."""
     calls: Counter[str] = Counter()
     rows: Counter[str] = Counter()
     plans: Counter[str] = Counter()
+    spent: Counter[str] = Counter()
     others: Counter[str] = Counter()
-    for (queryid, query), (n, r, p) in after.items():
-        was = before.get((queryid, query), (0, 0, 0))
+    for (queryid, query), (n, r, p, ms) in after.items():
+        was = before.get((queryid, query), (0, 0, 0, 0.0))
         if "pg_stat_statements" in query or n == was[0]:
             continue
         calls[kind_of(query)] += n - was[0]
         rows[kind_of(query)] += r - was[1]
         plans[kind_of(query)] += p - was[2]
+        spent[kind_of(query)] += ms - was[3]
         if kind_of(query) == "other":
             others[" ".join(query.split())[:80]] += n - was[0]
     per = max(commands, 1)
     kinds: dict[str, Any] = {
         kind: {"calls": round(calls[kind] / per, 3), "rows": round(rows[kind] / per, 3),
-               "plans": round(plans[kind] / per, 3)}
+               "plans": round(plans[kind] / per, 3), "us": round(spent[kind] * 1e3 / per, 1)}
         for kind in sorted(calls, key=lambda k: -calls[k])}
     if others:
         kinds["other"]["which"] = {text: n for text, n in others.most_common(5)}
     kinds["all statements"] = {"calls": round(sum(calls.values()) / per, 3),
                                "rows": round(sum(rows.values()) / per, 3),
-                               "plans": round(sum(plans.values()) / per, 3)}
+                               "plans": round(sum(plans.values()) / per, 3),
+                               "us": round(sum(spent.values()) * 1e3 / per, 1)}
     return kinds
 
 
@@ -213,7 +221,8 @@ async def run(admin_url: str, trees: dict[str, Path], rounds: int, matches: int,
                   flush=True)
             for kind, figures in found["statements"].items():
                 print(f"    {kind:>16}: {figures['calls']:.3f} calls, "
-                      f"{figures['rows']:.3f} rows, {figures['plans']:.3f} planned", flush=True)
+                      f"{figures['rows']:.3f} rows, {figures['plans']:.3f} planned, "
+                      f"{figures['us']:.1f} µs", flush=True)
     return {"benchmark": "pg_work", "matches": matches, "seconds": seconds, "rounds": rounds,
             "warmup": warmup,
             "client": "one request a move" if follow else "two-request", "runs": runs,
@@ -231,7 +240,10 @@ def medians(found: list[dict[str, Any]]) -> dict[str, Any]:
            for key in found[0]["cpu_us_per_command"]}
     planned = {kind: round(statistics.median(r["statements"].get(kind, {}).get("plans", 0.0)
                                              for r in found), 3) for kind in kinds}
+    spent = {kind: round(statistics.median(r["statements"].get(kind, {}).get("us", 0.0)
+                                           for r in found), 1) for kind in kinds}
     return {"database": database, "statement_calls": calls, "statement_plans": planned,
+            "statement_us": spent,
             "cpu_us_per_command": cpu,
             "commands_per_s": round(statistics.median(r["commands_per_s"] for r in found), 1)}
 
