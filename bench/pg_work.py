@@ -6,9 +6,10 @@ GET-then-POST client), finished matches replaced by new ones, so their openings 
 the played window the script reads ``pg_stat_statements`` (calls, rows, plannings and time of
 each statement: with ``track_planning`` on, a statement planned afresh instead of run on its
 cached plan is counted, and its planning time with its execution; the commit and the
-protocol's own work are not in it, and show as the rest of Postgres's CPU) and ``pg_stat_database`` (transactions, rows inserted, updated, fetched) of
-the server's database and divides both by the commands sent, with the CPU the Postgres server
-and the server process used meanwhile (psutil). Statements are grouped by what sends them
+protocol's own work are not in it, and show as the rest of Postgres's CPU) and
+``pg_stat_database`` (transactions, rows inserted, updated, fetched) of the server's database
+and divides both by the commands sent, with the CPU the Postgres server and the server process
+used meanwhile (psutil). Statements are grouped by what sends them
 (``KINDS``: the append, the announcement, the feed's read, a match row read...).
 
 The embedded Postgres is started with ``pg_stat_statements`` preloaded (it ships with the

@@ -6,7 +6,16 @@ played by bench/http.py's one-request client (each seat following its stream) wh
 whose innermost frame of ours or of a library lies in each area (the self time by area), and
 the top functions by self time. Run (root, or ptrace allowed):
 
-    PYTHONPATH=. python -m bench.profile_http [--matches 32] [--seconds 20]
+    PYTHONPATH=. python -m bench.profile_http [--matches 32] [--seconds 20] [--native]
+
+By default py-spy samples every thread at 200 Hz without pausing the worker (``--nonblocking``):
+it can read a stack while it changes, and a call into C is credited to the Python frame that
+made it. ``--native`` pauses the worker for each sample at 25 Hz (at 200 Hz the pauses cut the
+worker to about 10 commands/s) and unwinds the native frames too, and the summary keeps only
+the thread that runs the application (the one whose samples pass through litestar); each
+native call is then counted to the Python frame that made it, and the top native leaves are
+listed apart, so a system call shows as one. A sample is a moment of wall-clock time, not CPU:
+a thread preempted inside a system call is counted there.
 """
 
 from __future__ import annotations
@@ -52,25 +61,54 @@ def area(frame: str) -> str:
     return "other (the standard library)"
 
 
-def summarise(raw: Path, top: int) -> dict[str, Any]:
-    """Self time by area and by function, from py-spy's raw (collapsed) output."""
-    areas: collections.Counter[str] = collections.Counter()
-    functions: collections.Counter[str] = collections.Counter()
-    total = 0
+def app_thread(stacks: list[tuple[list[str], int]]) -> str:
+    """The thread (the first frame of a ``--threads`` stack) whose samples most often pass
+    through litestar: the one running the application's event loop."""
+    through: collections.Counter[str] = collections.Counter()
+    for frames, samples in stacks:
+        if any("litestar/" in frame for frame in frames):
+            through[frames[0]] += samples
+    return through.most_common(1)[0][0] if through else ""
+
+
+def is_python(frame: str) -> bool:
+    """Whether a frame of a native stack is a Python function's (``name (file.py:line)``)."""
+    return ".py:" in frame or "(<frozen" in frame
+
+
+def summarise(raw: Path, top: int, native: bool = False) -> dict[str, Any]:
+    """Self time by area and by function, from py-spy's raw (collapsed) output; ``native``: of
+    the application's thread only, each sample counted to its innermost Python frame, and the
+    innermost native calls listed apart."""
+    stacks = []
     for line in raw.read_text().splitlines():
         stack, _, count = line.rpartition(" ")
-        if not stack:
+        if stack:
+            stacks.append((stack.split(";"), int(count)))
+    thread = app_thread(stacks) if native else None
+    areas: collections.Counter[str] = collections.Counter()
+    functions: collections.Counter[str] = collections.Counter()
+    leaves: collections.Counter[str] = collections.Counter()
+    total = 0
+    for frames, samples in stacks:
+        if thread is not None and frames[0] != thread:
             continue
-        frames, samples = stack.split(";"), int(count)
         total += samples
-        leaf = frames[-1]
-        areas[next((area(f) for f in reversed(frames) if not area(f).startswith("other")),
+        python = [f for f in frames if is_python(f)] if native else frames
+        leaf = python[-1] if python else frames[-1]
+        if native and not is_python(frames[-1]):
+            leaves[f"{frames[-1].split(' (')[0]} under {leaf}"] += samples
+        areas[next((area(f) for f in reversed(python) if not area(f).startswith("other")),
                    area(leaf))] += samples
         functions[leaf] += samples
     share = {name: round(n / max(total, 1), 3) for name, n in areas.most_common()}
-    return {"samples": total, "self_by_area": share,
-            "top_functions": [(f, round(n / max(total, 1), 3))
-                              for f, n in functions.most_common(top)]}
+    found = {"samples": total, "self_by_area": share,
+             "top_functions": [(f, round(n / max(total, 1), 3))
+                               for f, n in functions.most_common(top)]}
+    if native:
+        found["top_native_leaves"] = [(f, round(n / max(total, 1), 3))
+                                      for f, n in leaves.most_common(top)]
+    return found
 
 
 async def run(admin_url: str, args: argparse.Namespace, out: Path) -> dict[str, Any]:
@@ -85,8 +123,10 @@ async def run(admin_url: str, args: argparse.Namespace, out: Path) -> dict[str, 
         spy_path = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
         spy = await asyncio.create_subprocess_exec(
             spy_path, "record", "--pid", str(worker), "--duration", str(int(args.seconds)),
-            "--rate", "200", "--format", "raw", "--output", str(out),
-            "--nonblocking", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            "--format", "raw", "--output", str(out),
+            *(("--rate", "25", "--native", "--threads") if args.native
+              else ("--rate", "200", "--nonblocking")),
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         measured = await play_tables(tables, args.seconds, 0.0)
         await spy.wait()
         await asyncio.gather(*(table.close() for table in tables))
@@ -95,7 +135,8 @@ async def run(admin_url: str, args: argparse.Namespace, out: Path) -> dict[str, 
         await drop_database(admin_url, "bench_profile")
     return {"benchmark": "profile_http", "matches": args.matches, "seconds": args.seconds,
             "commands_per_s": measured[0].rate, "load_average": common.load_average(),
-            **summarise(out, args.top)}
+            "sampling": "paused, 25 Hz, native frames, the application's thread" if args.native
+            else "not paused, 200 Hz, every thread", **summarise(out, args.top, args.native)}
 
 
 def main() -> None:
@@ -105,6 +146,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--top", type=int, default=15)
     parser.add_argument("--raw", help="keep py-spy's raw samples in this file")
+    parser.add_argument("--native", action="store_true", help="pause for each sample (25 Hz), "
+                        "unwind native frames, summarise the application's thread")
     args = parser.parse_args()
 
     def work() -> dict[str, Any]:
@@ -112,7 +155,7 @@ def main() -> None:
         with common.postgres() as admin_url, tempfile.TemporaryDirectory() as folder:
             return asyncio.run(run(admin_url, args, Path(args.raw or Path(folder) / "raw.txt")))
 
-    path = common.run_and_save("profile_http", work)
+    path = common.run_and_save("profile_http-native" if args.native else "profile_http", work)
     print(path.read_text()[:4000])
 
 
