@@ -20,7 +20,8 @@ Postgres in the same run:
 Systems are measured in interleaved rounds and the median round is kept. With ``--before
 COMMIT`` only three systems run, each in a process of its own with all the writers, the order
 alternating from round to round: the floor, ours, and ours as that commit has it (its code in a
-git worktree), so a change to the store is measured against the code before it; beside each
+git worktree, on a database of its own made by that commit's migrations, so a change of schema
+is measured too), so a change to the store is measured against the code before it; beside each
 rate, the CPU each append cost the client process and the Postgres server (µs), a figure the
 other work on a shared machine moves far less than a rate. Run:
 
@@ -50,7 +51,8 @@ from bench import common
 from bench.fanout import before_tree
 from projections.summary import Summary
 from service.store import Change, NewEvent, NewMatch, PostgresStore, StoredEvent
-from service.store.provisioning import create_pool, drop_database
+from service.store.migrations import apply_migrations
+from service.store.provisioning import create_database, create_pool, drop_database
 from tests.replay.random_matches import play
 
 CONCURRENCY = (1, 8, 32)
@@ -318,16 +320,18 @@ async def alone(system: str, url: str, writers: int, seconds: float, warmup: flo
 
 
 async def against(url: str, writers: int, seconds: float, warmup: float, rounds: int,
-                  tree: Path) -> tuple[dict[str, list[common.Measured]], dict[str, Any]]:
-    """The floor, ours and ours at the ``tree``'s commit, each alone, in alternating order;
-    their runs, and per round their CPU per append and their rates ÷ the floor's."""
+                  tree: Path, tree_url: str,
+                  ) -> tuple[dict[str, list[common.Measured]], dict[str, Any]]:
+    """The floor, ours and ours at the ``tree``'s commit (on ``tree_url``, the database its
+    migrations made), each alone, in alternating order; their runs, and per round their CPU
+    per append and their rates ÷ the floor's."""
     runs: dict[str, list[common.Measured]] = {}
     cpu: dict[str, list[dict[str, float]]] = {}
-    order: list[tuple[str, Path | None]] = [("floor", None), ("hearthlog", None),
-                                            ("hearthlog", tree)]
+    order: list[tuple[str, Path | None, str]] = [("floor", None, url), ("hearthlog", None, url),
+                                                 ("hearthlog", tree, tree_url)]
     for round_ in range(rounds):
-        for system, code in order if round_ % 2 == 0 else reversed(order):
-            measured, used = await alone(system, url, writers, seconds, warmup, code)
+        for system, code, where in order if round_ % 2 == 0 else reversed(order):
+            measured, used = await alone(system, where, writers, seconds, warmup, code)
             runs.setdefault(measured.name, []).append(measured)
             cpu.setdefault(measured.name, []).append(used)
             print(f"  appends c={writers} {measured.name}: {measured.rate:.0f}/s "
@@ -364,9 +368,13 @@ async def run(admin_url: str, seconds: float, rounds: int, warmup: float,
     events, summary = sample()
     results = []
     try:
+        if before is not None:  # the code before on the schema before
+            before_url = await create_database(admin_url, "bench_appends_before")
+            await apply_migrations(before_url, before / "migrations")
         for writers in concurrency:
             if before is not None:
-                runs, figures = await against(url, writers, seconds, warmup, rounds, before)
+                runs, figures = await against(url, writers, seconds, warmup, rounds, before,
+                                              before_url)
                 results.append({"concurrency": writers, "runs": runs, **figures})
                 continue
             runs = {}
@@ -382,6 +390,8 @@ async def run(admin_url: str, seconds: float, rounds: int, warmup: float,
             results.append({"concurrency": writers, "runs": runs})
     finally:
         await drop_database(admin_url, "bench_appends")
+        if before is not None:
+            await drop_database(admin_url, "bench_appends_before")
     return {"benchmark": "appends", "seconds": seconds, "rounds": rounds,
             "load_average": common.load_average(),
             "event_bytes": round(sum(len(e.data) for e in events) / len(events)),
