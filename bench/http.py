@@ -11,7 +11,10 @@ a new one. Figures: commands per second, the POST's p50/p99 latency and the serv
 CPU per operation (psutil, over the whole run scaled to the window's operations). Beside them,
 on the same kind of server process and the same Postgres, N loops POST the same body to a bare
 litestar route doing one asyncpg INSERT, in a process whose collector is set as the service's
-(until issue 33's fifth stop it kept CPython's default: bench/served.py). Each server kind
+(until issue 33's fifth stop it kept CPython's default: bench/served.py); and N bare tables of
+two seats, each seat following its table's stream, take turns POSTing to a bare move route
+that does the same INSERT and sends one frame to each seat ("bare-with-streams": the floor of
+a move that tells both seats, with no rules, views or store of ours in it). Each server kind
 that is installed (uvicorn with asyncio and h11; uvicorn with uvloop and httptools; granian)
 is measured in every round, one kind after the other with fresh server processes, so load on
 the machine falls on every kind alike; within a kind the bare route and ours alternate. The
@@ -367,6 +370,49 @@ async def bare_loops(port: int, n: int, seconds: float, warmup: float,
     return common.summarise("bare", n, window.commands, seconds, window.errors)
 
 
+async def bare_streams_loops(port: int, n: int, seconds: float, warmup: float,
+                             examine: Examine = None) -> common.Measured:
+    """N bare tables of two seats, each seat following its table's stream; the seat to move
+    waits until its stream shows the last move (as the one-request client waits for its
+    stream), then POSTs to the bare move route: the bare INSERT and a frame to each seat. The
+    floor of a move that tells both seats, with no rules, views or store of ours in it."""
+    window = Window(seconds, warmup)
+    base = random.randrange(1 << 30)  # the server's tables of an earlier run are not reused
+
+    async def table(index: int) -> None:
+        """One table's moves, the seats taking turns."""
+        path = f"/bare/{base + index}"
+        seats = [Wire(port), Wire(port)]
+        streams = [Stream(port, f"{path}/stream", "none"), Stream(port, f"{path}/stream", "none")]
+        for stream in streams:
+            stream.start()
+        try:
+            version, turn = 0, 0
+            while window.open():
+                stream = streams[turn]
+                while stream.latest is None or stream.latest["version"] < version:
+                    stream.changed.clear()
+                    await stream.changed.wait()
+                began = time.perf_counter()
+                status, answer = await seats[turn].request(
+                    "POST", f"{path}/move", {"command": COMMAND, "command_id": f"{version}"})
+                window.note(window.commands, began)
+                if status != 200:
+                    window.errors += 1
+                    raise RuntimeError(f"a bare move was refused: {status} {answer}")
+                version, turn = answer["version"], 1 - turn
+        finally:
+            for stream in streams:
+                await stream.stop()
+            for seat in seats:
+                await seat.close()
+
+    await asyncio.gather(*(table(i) for i in range(n)))
+    if examine is not None:
+        await examine(window)
+    return common.summarise("bare-with-streams", n, window.commands, seconds, window.errors)
+
+
 async def with_cpu(server: Server, run: Any, seconds: float, warmup: float) -> Any:
     """What ``run`` measured (a Measured or a list of them), each with the server's CPU per
     operation: the CPU over the whole run (warm-up included) over the operations of the
@@ -409,6 +455,9 @@ async def one_round(kind: str, url: str, seconds: float, warmup: float,
         for n in matches:
             results = [await with_cpu(bare, bare_loops(bare.port, n, seconds, warmup,
                                                        examine(bare, "bare", n)),
+                                      seconds, warmup),
+                       await with_cpu(bare, bare_streams_loops(
+                           bare.port, n, seconds, warmup, examine(bare, "bare-with-streams", n)),
                                       seconds, warmup)]
             plays: list[tuple[Server, bool, str]] = []
             for follow in (True, False):  # one request a move; the two-request client
