@@ -55,16 +55,20 @@ def appends_table(doc: dict[str, Any]) -> list[str]:
 def http_table(doc: dict[str, Any]) -> list[str]:
     """HTTP: per server kind and N, the bare endpoint, Hearthlog's commands and requests."""
     rows = ["| server | matches | bare req/s | bare p99 ms | commands/s | command p50 / p99 ms "
-            "| requests/s | requests ÷ bare | commands ÷ bare | command p99 ÷ bare p99 |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+            "| requests/s | requests ÷ bare | commands ÷ bare | command p99 ÷ bare p99 "
+            "| bare with streams ÷ bare | commands ÷ bare with streams |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for level in doc["levels"]:
         bare = level["runs"]["bare"]
         cmds, reqs = level["runs"]["hearthlog-commands"], level["runs"]["hearthlog-requests"]
+        streams = level["runs"].get("bare-with-streams")  # since issue 33's sixth stop
+        fanned = (f"{ratio(streams, bare):.2f} | {ratio(cmds, streams):.2f}" if streams
+                  else "- | -")
         rows.append(
             f"| {level['server']} | {level['matches']} | {med(bare, 'rate'):.0f} | "
             f"{med(bare, 'p99_ms'):.0f} | {med(cmds, 'rate'):.0f} | {med(cmds, 'p50_ms'):.0f} / "
             f"{med(cmds, 'p99_ms'):.0f} | {med(reqs, 'rate'):.0f} | {ratio(reqs, bare):.2f} | "
-            f"{ratio(cmds, bare):.2f} | {ratio(cmds, bare, 'p99_ms'):.2f} |")
+            f"{ratio(cmds, bare):.2f} | {ratio(cmds, bare, 'p99_ms'):.2f} | {fanned} |")
     return rows
 
 
