@@ -132,12 +132,15 @@ def bars(docs: dict[str, Any]) -> list[str]:
     if docs["http"]:
         level = next(x for x in docs["http"]["levels"]
                      if x["server"] == SERVED and x["matches"] == 64)["runs"]
-        reqs = ratio(level["hearthlog-requests"], level["bare"])
+        # The requests bar was set for a client that sends a GET and a POST a move: since one
+        # request a move (issue #33) that is the two-request client; the commands, this one's.
+        two = "two-request-requests" if "two-request-requests" in level else "hearthlog-requests"
+        reqs = ratio(level[two], level["bare"])
         cmds = ratio(level["hearthlog-commands"], level["bare"])
         p99 = ratio(level["hearthlog-commands"], level["bare"], "p99_ms")
-        rows.append(f"| HTTP, 64 matches: requests/s >= 0.40 x bare (commands alone: "
-                    f"{cmds:.2f} x) | {reqs:.2f} x | {_yes(reqs >= 0.4)} (commands: "
-                    f"{_yes(cmds >= 0.4)}) |")
+        rows.append(f"| HTTP, 64 matches: requests/s >= 0.40 x bare, GET and POST a move "
+                    f"(commands alone, one request a move: {cmds:.2f} x) | {reqs:.2f} x | "
+                    f"{_yes(reqs >= 0.4)} (commands: {_yes(cmds >= 0.4)}) |")
         rows.append(f"| HTTP, 64 matches: command p99 <= 2 x bare p99 | {p99:.2f} x | "
                     f"{_yes(p99 <= 2)} |")
     if docs["verification"]:
