@@ -27,8 +27,9 @@ from litestar.response import ServerSentEvent
 
 from bench.stalls import served_hooks
 from service import logs
-from service.http.api.stream import Encoded
+from service.http.api.stream import Encoded, frame
 from service.http.app import create_app, tune_collector
+from service.live.feed import Served
 from service.store.provisioning import create_pool
 
 TABLE = """CREATE TABLE IF NOT EXISTS bare_rows (
@@ -78,11 +79,11 @@ class Followers:
         self.versions: defaultdict[int, int] = defaultdict(int)
 
     def frame(self, table: int) -> Encoded:
-        """The table's frame now: its version and one action, as a seat's update names them."""
+        """The table's frame now: its version and one action, as a seat's update names them,
+        written by the service's own SSE frame writer."""
         version = self.versions[table]
-        data = msgspec.json.encode({"version": version, "actions": [{"command": {}}]})
-        return Encoded(b"id: %d\r\nevent: update\r\ndata: %s\r\n\r\n" % (version, data),
-                       version)
+        data = msgspec.json.encode({"version": version, "actions": [{"command": {}}]}).decode()
+        return Encoded(frame(Served(first=version, version=version, data=data)), version)
 
 
 @get("/bare/{table:int}/stream")
@@ -112,9 +113,9 @@ async def bare_move(request: Request, table: int, data: BareBody) -> dict[str, i
         INSERT, uuid.uuid4(), body.decode(), {"command_id": data.command_id}, bytes(32))
     followers: Followers = request.app.state.followers
     followers.versions[table] += 1
-    frame = followers.frame(table)
+    update = followers.frame(table)
     for queue in followers.queues[table]:
-        queue.put_nowait(frame)
+        queue.put_nowait(update)
     return {"version": followers.versions[table]}
 
 
