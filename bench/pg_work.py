@@ -123,11 +123,12 @@ def by_kind(before: Reading, after: Reading, commands: int) -> dict[str, dict[st
         was = before.get((queryid, query), (0, 0, 0, 0.0))
         if "pg_stat_statements" in query or n == was[0]:
             continue
-        calls[kind_of(query)] += n - was[0]
-        rows[kind_of(query)] += r - was[1]
-        plans[kind_of(query)] += p - was[2]
-        spent[kind_of(query)] += ms - was[3]
-        if kind_of(query) == "other":
+        kind = kind_of(query)
+        calls[kind] += n - was[0]
+        rows[kind] += r - was[1]
+        plans[kind] += p - was[2]
+        spent[kind] += ms - was[3]
+        if kind == "other":
             others[" ".join(query.split())[:80]] += n - was[0]
     per = max(commands, 1)
     kinds: dict[str, Any] = {
