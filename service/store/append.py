@@ -16,6 +16,14 @@ The caller chains the hashes from the head it knows for the expected version (fr
 writes and reads, else read first); the WHERE clause turns a wrong guess into nothing written,
 never into a broken chain.
 
+Appends travel together: those that pile up while one batch is in flight are sent in the next,
+each shape's statements pipelined in one round trip and one transaction (``Batches``), as a
+database's group commit does. Each statement keeps its own guard, so an append refused in a batch
+writes nothing and the others land; an error that rolls the batch back (a duplicate command id)
+sends each of its appends again alone, so only the one at fault fails. A lone append goes alone.
+At 32 writers the batches cut Postgres's work per append and its context switches several-fold
+(docs/benchmarks.md, "Seventh stop").
+
 Announcements: a transaction that sends NOTIFY holds a cluster-wide lock through its commit, WAL
 flush included, so a NOTIFY inside every append serialises all appends (docs/benchmarks.md). So
 they are sent just after the commit, many in one statement, by one task per store. As before,
@@ -102,7 +110,8 @@ def statement(events: int, row: bool, token: bool, command: bool,
              else _EVENTS, _TOKEN if token else "", _COMMAND if command else ""]
     text = _HEAD.format(*times) + "".join(
         part.format(*(f"${next(numbers)}" for _ in range(part.count("{}")))) for part in parts)
-    return text + "\nSELECT updated_at FROM head\n"
+    # One row whatever happened (NULL: refused), so a batch's answers line up with its appends.
+    return text + "\nSELECT (SELECT updated_at FROM head)\n"
 
 
 def owing(expected: int, version: int | None) -> str:
@@ -181,13 +190,13 @@ def row_of(change: Change) -> Row:
             change.finished)
 
 
-async def append_once(pool: asyncpg.Pool, key: uuid.UUID, expected: int, head: bytes,
+async def append_once(batches: Batches, key: uuid.UUID, expected: int, head: bytes,
                       events: list[Any], change: Change, row: Row | None, at: datetime,
                       ) -> tuple[datetime, list[bytes]]:
-    """Run the statement once at time ``at``, chaining from ``head``, writing the change (its
-    row only when ``row`` is given) and the versions the longest-owing seat and bot seat began
-    to owe at; the time recorded (``at``, or the head's last if later); Refused when it hit no
-    head."""
+    """Run the statement once at time ``at`` (in the next batch), chaining from ``head``,
+    writing the change (its row only when ``row`` is given) and the versions the longest-owing
+    seat and bot seat began to owe at; the time recorded (``at``, or the head's last if later);
+    Refused when it hit no head."""
     hashes = chain([event.data for event in events], head)
     owed = change.owed or OwedSince()
     seat_token, command = change.seat_token, change.command
@@ -206,10 +215,102 @@ async def append_once(pool: asyncpg.Pool, key: uuid.UUID, expected: int, head: b
                  command.version]
     query = statement(min(len(events), 2), row is not None, seat_token is not None,
                       command is not None, since)
-    now = await pool.fetchval(query, *args)
+    now = await batches.fetch(query, args)
     if now is None:
-        raise Refused(*await read_head(pool, key))
+        raise Refused(*await read_head(batches.pool, key))
     return now, hashes
+
+
+Pending = tuple[str, list[Any], asyncio.Future[datetime | None]]  # a statement, its caller
+
+
+class Batches:
+    """Sends the appends' statements, those that pile up while a batch is in flight together in
+    the next: each shape's statements pipelined in one round trip and one transaction (asyncpg's
+    ``fetchmany``), one task per store, as the announcer sends its batches.
+
+    Every statement keeps its own guard, so one refused in a batch (NULL: it hit no head) writes
+    nothing while the others land. An error rolls the whole transaction back: its statements
+    are then sent again one by one, so each caller gets its own answer or error (a duplicate
+    command id fails only its append). A batch's statements are ordered by match (a match's
+    own in the order sent), the same order in every process, so two batches never wait on each
+    other's heads in a cycle. An error that leaves the outcome unknown (the connection lost) is
+    every caller's, as it would be alone. A caller is answered only after its batch's commit.
+    """
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+        self._pending: list[Pending] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def fetch(self, query: str, args: list[Any]) -> datetime | None:
+        """Run ``query`` with ``args`` in the next batch; its one value."""
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[datetime | None] = loop.create_future()
+        self._pending.append((query, args, answer))
+        if self._task is None or self._task.done():
+            self._task = loop.create_task(self._send())
+        return await answer
+
+    async def _send(self) -> None:
+        """Send batches until none is left, each shape's statements together."""
+        try:
+            while self._pending:
+                batch, self._pending = self._pending, []
+                shapes: dict[str, list[Pending]] = {}
+                for pending in batch:
+                    shapes.setdefault(pending[0], []).append(pending)
+                await asyncio.gather(*(self._together(query, sent)
+                                       for query, sent in shapes.items()))
+        except BaseException as error:  # cancelled: no caller is left waiting for nothing
+            batch, self._pending = self._pending, []
+            for _, _, answer in batch:
+                _fail(answer, error)
+            raise
+
+    async def _together(self, query: str, sent: list[Pending]) -> None:
+        """One shape's statements in one transaction; again one by one if it rolled back."""
+        try:
+            if len(sent) > 1:
+                sent.sort(key=lambda pending: pending[1][0].int)  # stable: by match, then sent
+                try:
+                    rows = await self.pool.fetchmany(query, [args for _, args, _ in sent])
+                except asyncpg.PostgresError:
+                    pass  # rolled back: whose statement failed is found one by one, below
+                else:
+                    for (_, _, answer), found in zip(sent, rows, strict=True):
+                        _settle(answer, found[0])
+                    return
+            for _, args, answer in sent:
+                try:
+                    value = await self.pool.fetchval(query, *args)
+                except Exception as error:
+                    _fail(answer, error)
+                else:
+                    _settle(answer, value)
+        except Exception as error:  # not the server's refusal (the connection lost, say):
+            for _, _, answer in sent:  # whether it committed is unknown, as it is alone
+                _fail(answer, error)
+        except BaseException as error:  # cancelled: so is every caller still waiting
+            for _, _, answer in sent:
+                _fail(answer, error)
+            raise
+
+
+def _settle(answer: asyncio.Future[datetime | None], value: datetime | None) -> None:
+    """Give a caller its value, unless it stopped waiting."""
+    if not answer.done():
+        answer.set_result(value)
+
+
+def _fail(answer: asyncio.Future[datetime | None], error: BaseException) -> None:
+    """Give a caller the error (cancelled if the batch was), unless it stopped waiting."""
+    if answer.done():
+        return
+    if isinstance(error, asyncio.CancelledError):
+        answer.cancel()
+    else:
+        answer.set_exception(error)
 
 
 class Announcer:

@@ -106,6 +106,7 @@ class PostgresStore:
         self.heads = pg_append.Heads()
         self.seats = Lru(20_000)
         self.announcer = pg_append.Announcer(pool, CHANNEL)
+        self.batches = pg_append.Batches(pool)
 
     async def create_match(self, new: NewMatch) -> StoredEvent:
         """Insert the match row, its head and its first event in one statement."""
@@ -153,7 +154,7 @@ class PostgresStore:
         try:
             changed = None if self.heads.row(key, expected, head) == row else row
             now, hashes = await pg_append.append_once(
-                self.pool, key, expected, head, events, change, changed, self.clock())
+                self.batches, key, expected, head, events, change, changed, self.clock())
         except pg_append.Refused as refused:
             raise self._refused(key, expected, refused) from None
         except (asyncpg.UniqueViolationError, asyncpg.InternalServerError) as error:
