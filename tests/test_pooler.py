@@ -15,18 +15,20 @@ from __future__ import annotations
 import asyncio
 import random
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from urllib.parse import urlsplit
 
 import asyncpg
 import httpx
 import pytest
 
-from service.store.provisioning import create_database, drop_database
+from service.store.provisioning import create_database, create_pool, drop_database
 from tests.api.players import Player, open_match
 from tests.live.stream_client import Follower, finished
 from tests.pooler import bouncer
 from tests.reliability.logcheck import access_lines
 from tests.servers import launch, stop
+from tests.store import batched
 
 pytestmark = pytest.mark.slow
 FAST = {"HEARTHLOG_BOT_DELAY": "0.02", "HEARTHLOG_SWEEP_SECONDS": "0.2",
@@ -110,3 +112,23 @@ async def test_a_whole_match_a_stream_and_exports_through_pgbouncer_in_transacti
     names = {client["application_name"] for client in clients}
     assert "hearthlog" in names and "hearthlog-listen" not in names, names
     assert [s for s in statuses if s >= 500] == [] and "Traceback" not in output, output[-3000:]
+
+
+@pytest.mark.parametrize("case", [batched.appends_at_once_go_in_one_batch,
+                                  batched.a_refused_append_writes_nothing_and_the_rest_land,
+                                  batched.a_failing_append_fails_alone],
+                         ids=["together", "one refused", "one failing"])
+async def test_appends_sent_together_through_pgbouncer_in_transaction_mode(
+    postgres_server_url: str, database_url: str, case: Callable[[asyncpg.Pool], Awaitable[None]]
+):
+    """Given a pool through PgBouncer in transaction mode with no statement cache, then a batch
+    of appends (one pipelined transaction, tests/store/batched.py) behaves as on a direct
+    connection: each statement's own answer, a failing one sent again alone."""
+    name = urlsplit(database_url).path.lstrip("/")
+    with bouncer(postgres_server_url) as pooler:
+        pool = await create_pool(pooler.url(name), statement_cache_size=0, min_size=1,
+                                 max_size=4)
+        try:
+            await case(pool)
+        finally:
+            await pool.close()
