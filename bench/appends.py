@@ -14,6 +14,9 @@ Postgres in the same run:
   (a single INSERT);
 - the floor with the peer's row (uuid, version, type, the event as bytea: no JSON for Postgres
   to parse, no jsonb metadata, hash or time), to tell the row's cost from the client's;
+- the floor batched: its INSERT sent through the store's batches as ours is (what piles up
+  while a batch is in flight, pipelined in one round trip and one transaction), so ours ÷ it
+  compares the two statements when both travel together;
 - the floor and ours again with the writers split over two processes (half each, each with
   its own event loop and pool, started together; their rates added): whether one event loop
   driving every connection, not Postgres, was what held the one-process figures back.
@@ -51,6 +54,7 @@ from bench import common
 from bench.fanout import before_tree
 from projections.summary import Summary
 from service.store import Change, NewEvent, NewMatch, PostgresStore, StoredEvent
+from service.store.append import Batches
 from service.store.migrations import apply_migrations
 from service.store.provisioning import create_database, create_pool, drop_database
 from tests.replay.random_matches import play
@@ -179,6 +183,26 @@ class VersionedFloor(Floor):
         self.streams[writer] = (key, version + 1)
 
 
+class BatchedFloor(Floor):
+    """The floor's INSERT sent as ours is: through the store's batches (service.store.append),
+    what piles up while a batch is in flight pipelined in one round trip and one transaction.
+    Ours ÷ this is what our statement costs beside the floor's when both travel together."""
+
+    name = "floor-batched"
+
+    def __init__(self, pool: asyncpg.Pool, events: list[StoredEvent]) -> None:
+        super().__init__(pool, events)
+        self.batches = Batches(pool)
+
+    async def append(self, writer: int) -> None:
+        """Insert the writer's next row in the next batch."""
+        key, version = self.streams[writer]
+        event = self.events[version % len(self.events)]
+        await self.batches.fetch(FLOOR_INSERT + " RETURNING recorded_at", [
+            key, version + 1, event.type, event.data.decode(), event.metadata, event.hash])
+        self.streams[writer] = (key, version + 1)
+
+
 class Peer:
     """The eventsourcing library's Postgres recorder, through its documented API."""
 
@@ -224,16 +248,17 @@ async def one_round(url: str, writers: int, seconds: float, warmup: float,
     try:
         ours, floor = Ours(pool, events, summary), Floor(pool, events)
         versioned, peer_row = VersionedFloor(pool, events), BytesFloor(pool, events)
+        batched = BatchedFloor(pool, events)
         await ours.prepare(writers, events[0])
         await floor.prepare(writers)
         await versioned.prepare(writers)
         await peer_row.prepare(writers)
+        await batched.prepare(writers)
         runs = [await common.timed_workers("floor", writers, floor.append, seconds, warmup),
-                await common.timed_workers("hearthlog", writers, ours.append, seconds, warmup),
-                await common.timed_workers(versioned.name, writers, versioned.append, seconds,
-                                           warmup),
-                await common.timed_workers(peer_row.name, writers, peer_row.append, seconds,
-                                           warmup)]
+                await common.timed_workers("hearthlog", writers, ours.append, seconds, warmup)]
+        for other in (versioned, peer_row, batched):
+            runs.append(await common.timed_workers(other.name, writers, other.append, seconds,
+                                                   warmup))
         await ours.store.announcer.drain()
     finally:
         await pool.close()
