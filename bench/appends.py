@@ -54,7 +54,6 @@ from bench import common
 from bench.fanout import before_tree
 from projections.summary import Summary
 from service.store import Change, NewEvent, NewMatch, PostgresStore, StoredEvent
-from service.store.append import Batches
 from service.store.migrations import apply_migrations
 from service.store.provisioning import create_database, create_pool, drop_database
 from tests.replay.random_matches import play
@@ -191,6 +190,8 @@ class BatchedFloor(Floor):
     name = "floor-batched"
 
     def __init__(self, pool: asyncpg.Pool, events: list[StoredEvent]) -> None:
+        from service.store.append import Batches  # not in a child on the code --before names
+
         super().__init__(pool, events)
         self.batches = Batches(pool)
 

@@ -20,7 +20,8 @@ Appends travel together: those that pile up while one batch is in flight are sen
 each shape's statements pipelined in one round trip and one transaction (``Batches``), as a
 database's group commit does. Each statement keeps its own guard, so an append refused in a batch
 writes nothing and the others land; an error that rolls the batch back (a duplicate command id)
-sends each of its appends again alone, so only the one at fault fails. A lone append goes alone.
+sends each of its appends again alone, so only the one at fault fails. With nothing in flight,
+an append goes at once, alone.
 At 32 writers the batches cut Postgres's work per append and its context switches several-fold
 (docs/benchmarks.md, "Seventh stop").
 
@@ -225,9 +226,10 @@ Pending = tuple[str, list[Any], asyncio.Future[datetime | None]]  # a statement,
 
 
 class Batches:
-    """Sends the appends' statements, those that pile up while a batch is in flight together in
-    the next: each shape's statements pipelined in one round trip and one transaction (asyncpg's
-    ``fetchmany``), one task per store, as the announcer sends its batches.
+    """Sends the appends' statements, those that pile up while one is in flight together in the
+    next batch: each shape's statements pipelined in one round trip and one transaction
+    (asyncpg's ``fetchmany``), one task per store, as the announcer sends its batches. With
+    nothing in flight, a statement goes at once from its caller's task, as it would alone.
 
     Every statement keeps its own guard, so one refused in a batch (NULL: it hit no head) writes
     nothing while the others land. An error rolls the whole transaction back: its statements
@@ -242,15 +244,26 @@ class Batches:
         self.pool = pool
         self._pending: list[Pending] = []
         self._task: asyncio.Task[None] | None = None
+        self._busy = False  # a statement or a batch in flight
 
     async def fetch(self, query: str, args: list[Any]) -> datetime | None:
-        """Run ``query`` with ``args`` in the next batch; its one value."""
-        loop = asyncio.get_running_loop()
-        answer: asyncio.Future[datetime | None] = loop.create_future()
+        """Run ``query`` with ``args`` (at once if nothing is in flight, else in the next
+        batch); its one value."""
+        if not self._busy:
+            self._busy = True
+            try:
+                return await self.pool.fetchval(query, *args)
+            finally:  # what arrived meanwhile goes next, together
+                self._next()
+        answer: asyncio.Future[datetime | None] = asyncio.get_running_loop().create_future()
         self._pending.append((query, args, answer))
-        if self._task is None or self._task.done():
-            self._task = loop.create_task(self._send())
         return await answer
+
+    def _next(self) -> None:
+        """Start the task that sends what is waiting, if anything is; else nothing is busy."""
+        self._busy = bool(self._pending)
+        if self._busy:
+            self._task = asyncio.get_running_loop().create_task(self._send())
 
     async def _send(self) -> None:
         """Send batches until none is left, each shape's statements together."""
@@ -267,6 +280,8 @@ class Batches:
             for _, _, answer in batch:
                 _fail(answer, error)
             raise
+        finally:
+            self._busy = False
 
     async def _together(self, query: str, sent: list[Pending]) -> None:
         """One shape's statements in one transaction; again one by one if it rolled back."""
