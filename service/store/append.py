@@ -16,14 +16,13 @@ The caller chains the hashes from the head it knows for the expected version (fr
 writes and reads, else read first); the WHERE clause turns a wrong guess into nothing written,
 never into a broken chain.
 
-Appends travel together: those that pile up while one batch is in flight are sent in the next,
-each shape's statements pipelined in one round trip and one transaction (``Batches``), as a
-database's group commit does. Each statement keeps its own guard, so an append refused in a batch
-writes nothing and the others land; an error that rolls the batch back (a duplicate command id)
-sends each of its appends again alone, so only the one at fault fails. With nothing in flight,
-an append goes at once, alone.
-At 32 writers the batches cut Postgres's work per append and its context switches several-fold
-(docs/benchmarks.md, "Seventh stop").
+Appends travel together: with nothing in flight an append goes at once, alone; those that pile
+up while an append or a batch is in flight go in the next batch, each shape's statements
+pipelined in one round trip and one transaction (``Batches``), as a database's group commit
+does. Each statement keeps its own guard, so an append refused in a batch writes nothing and the
+others land; an error that rolls the batch back (a duplicate command id) sends each of its
+appends again alone, so only the one at fault fails. At 32 writers the batches cut Postgres's
+CPU per append from 146 to 32 µs (docs/benchmarks.md, "Seventh stop").
 
 Announcements: a transaction that sends NOTIFY holds a cluster-wide lock through its commit, WAL
 flush included, so a NOTIFY inside every append serialises all appends (docs/benchmarks.md). So
@@ -232,12 +231,13 @@ class Batches:
     nothing in flight, a statement goes at once from its caller's task, as it would alone.
 
     Every statement keeps its own guard, so one refused in a batch (NULL: it hit no head) writes
-    nothing while the others land. An error rolls the whole transaction back: its statements
-    are then sent again one by one, so each caller gets its own answer or error (a duplicate
-    command id fails only its append). A batch's statements are ordered by match (a match's
-    own in the order sent), the same order in every process, so two batches never wait on each
-    other's heads in a cycle. An error that leaves the outcome unknown (the connection lost) is
-    every caller's, as it would be alone. A caller is answered only after its batch's commit.
+    nothing while the others land. An error Postgres reports rolls the whole transaction back:
+    its statements are then sent again one by one, so each caller gets its own answer or error
+    (a duplicate command id fails only its append). A batch's statements are ordered by match (each
+    statement's first argument is its match's id; a match's own stay in the order sent), the
+    same order in every process, so two batches never wait on each other's heads in a cycle.
+    An error that leaves the outcome unknown (the connection lost) is every caller's, as it
+    would be alone. A caller is answered only after its batch's commit.
     """
 
     def __init__(self, pool: asyncpg.Pool) -> None:
