@@ -1,5 +1,6 @@
 """Appends sent together (service.store.append.Batches): the cases, for any Postgres a store runs
-on (tests/store/test_batches.py on one server, tests/distributed/test_batches.py on Citus)."""
+on (tests/store/test_batches.py on one server, tests/test_pooler.py through PgBouncer,
+tests/distributed/test_cluster_batches.py on Citus)."""
 
 from __future__ import annotations
 
