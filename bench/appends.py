@@ -67,6 +67,7 @@ CREATE TABLE IF NOT EXISTS floor_events (
     hash bytea NOT NULL, PRIMARY KEY (match_id, version))"""
 FLOOR_INSERT = """INSERT INTO floor_events (match_id, version, type, data, metadata, hash)
     VALUES ($1, $2, $3, $4, $5, $6)"""
+BATCHED_INSERT = FLOOR_INSERT + " RETURNING recorded_at"  # one row each, as a batch needs
 BYTES_TABLE = """
 CREATE TABLE IF NOT EXISTS floor_bytes (
     match_id uuid NOT NULL, version int NOT NULL, type text NOT NULL, data bytea NOT NULL,
@@ -199,7 +200,7 @@ class BatchedFloor(Floor):
         """Insert the writer's next row in the next batch."""
         key, version = self.streams[writer]
         event = self.events[version % len(self.events)]
-        await self.batches.fetch(FLOOR_INSERT + " RETURNING recorded_at", [
+        await self.batches.fetch(BATCHED_INSERT, [
             key, version + 1, event.type, event.data.decode(), event.metadata, event.hash])
         self.streams[writer] = (key, version + 1)
 
