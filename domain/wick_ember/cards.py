@@ -83,7 +83,18 @@ def shown_title(card: int) -> str:
 
 def composition(deck: Deck) -> Counter[str]:
     """How many copies of each rank the deck holds."""
-    return Counter(name_of(card) for card in card_ids(deck))
+    return Counter(_COMPOSITION[deck])
+
+
+_COMPOSITION: dict[str, dict[str, int]] = {  # each deck's copies of every rank, counted once
+    deck: {name: _NAME_OF_ID[:size].count(name) for name in NAMES}
+    for deck, size in DECK_SIZES.items()}
+
+
+def copies(deck: Deck) -> dict[str, int]:
+    """How many copies of each rank (every rank named, in rank order) the deck holds: a new
+    dict the caller may change."""
+    return dict(_COMPOSITION[deck])
 
 
 def ids_by_name(deck: Deck) -> dict[str, list[int]]:

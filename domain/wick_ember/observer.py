@@ -6,8 +6,6 @@ unless the rules show them to that viewer.
 
 from __future__ import annotations
 
-from collections import Counter
-
 import msgspec
 
 from domain.core.errors import BrokenInvariant
@@ -150,12 +148,16 @@ def _set_aside(current: Round | None) -> str | None:
 
 def card_counter(state: State) -> dict[str, int]:
     """Copies of each rank not yet face up: the deck minus the ash, face-up set-asides and logs."""
-    counts = cards.composition(state.night.deck)
+    counts = cards.copies(state.night.deck)
     current = state.round
-    public = [*current.ash, *current.face_up] if current else []
-    public += [card for lamp in state.seats for card in lamp.log]
-    counts.subtract(Counter(cards.name_of(card) for card in public))
-    return {name: counts[name] for name in cards.NAMES}
+    name_of = cards.name_of
+    for shown in (current.ash, current.face_up) if current else ():
+        for card in shown:
+            counts[name_of(card)] -= 1
+    for lamp in state.seats:
+        for card in lamp.log:
+            counts[name_of(card)] -= 1
+    return counts
 
 
 def _result(state: State) -> WickEmberResultView | None:
