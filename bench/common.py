@@ -42,6 +42,8 @@ class Measured(msgspec.Struct, kw_only=True):
     p99_ms: float
     errors: int = 0
     server_cpu_us: float = 0.0  # the server processes' CPU per operation, when measured
+    postgres_cpu_us: float = 0.0  # Postgres's (every backend's and its own), when measured
+    client_cpu_us: float = 0.0  # the load generator's, when measured
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -111,6 +113,33 @@ def median_run(runs: list[Measured]) -> Measured:
     """The run with the median rate (rounds are interleaved, so load spikes hit each system)."""
     ordered = sorted(runs, key=lambda run: run.rate)
     return ordered[(len(ordered) - 1) // 2]
+
+
+def tree_cpu(process: Any, reaped: bool = False) -> float:
+    """CPU seconds of a psutil process and its live children (``reaped``: and its exited ones,
+    as Postgres's backends of closed connections)."""
+    import psutil
+
+    used = process.cpu_times()
+    total = used.user + used.system
+    if reaped:
+        total += used.children_user + used.children_system
+    for child in process.children(recursive=True):
+        with contextlib.suppress(psutil.NoSuchProcess):
+            times = child.cpu_times()
+            total += times.user + times.system
+    return total
+
+
+async def postmaster(url: str) -> Any:
+    """The psutil process of the Postgres server behind ``url`` (its backends' parent)."""
+    import psutil
+
+    conn = await asyncpg.connect(url)
+    try:
+        return psutil.Process(psutil.Process(await conn.fetchval("SELECT pg_backend_pid()")).ppid())
+    finally:
+        await conn.close()
 
 
 def load_average() -> list[float]:

@@ -7,8 +7,10 @@ carries the seat's next legal actions) or, after the other seat's move, from its
 move is one request ("hearthlog-commands"). The old client, which asked for its legal actions
 (GET) before every POST and followed no stream, is kept as a second line
 ("two-request-commands"; its requests per second count both). A finished match is replaced by
-a new one. Figures: commands per second, the POST's p50/p99 latency and the server processes'
-CPU per operation (psutil, over the whole run scaled to the window's operations). Beside them,
+a new one. Figures: commands per second, the POST's p50/p99 latency and the CPU per operation
+of the server processes, of Postgres and of the load generator (psutil, over the whole run
+scaled to the window's operations): on a machine whose cores they share, what an operation costs
+the machine is their sum. Beside them,
 on the same kind of server process and the same Postgres, N loops POST the same body to a bare
 litestar route doing one asyncpg INSERT, in a process whose collector is set as the service's
 (until issue 33's fifth stop it kept CPython's default: bench/served.py); and N bare tables of
@@ -413,27 +415,47 @@ async def bare_streams_loops(port: int, n: int, seconds: float, warmup: float,
     return common.summarise("bare-with-streams", n, window.commands, seconds, window.errors)
 
 
-async def with_cpu(server: Server, run: Any, seconds: float, warmup: float) -> Any:
-    """What ``run`` measured (a Measured or a list of them), each with the server's CPU per
-    operation: the CPU over the whole run (warm-up included) over the operations of the
-    window scaled to the whole run, so a steady rate is assumed."""
-    before = server.cpu_seconds()
+async def with_cpu(server: Server, run: Any, seconds: float, warmup: float,
+                   postgres: psutil.Process | None = None) -> Any:
+    """What ``run`` measured (a Measured or a list of them), each with the CPU per operation of
+    the server, of Postgres (``postgres``: its postmaster, when given) and of the load generator
+    (this process): the CPU over the whole run (warm-up included) over the operations of the
+    window scaled to the whole run, so a steady rate is assumed. The three add up to what one
+    operation costs the machine, whose cores they share."""
+    client = psutil.Process()
+
+    def used() -> tuple[float, float, float]:
+        """The server's, Postgres's and this process's CPU seconds so far."""
+        own = client.cpu_times()
+        return (server.cpu_seconds(),
+                common.tree_cpu(postgres, reaped=True) if postgres is not None else 0.0,
+                own.user + own.system)
+
+    before = used()
     measured = await run
-    spent = server.cpu_seconds() - before
+    spent = [after - was for after, was in zip(used(), before, strict=True)]
     each = measured if isinstance(measured, list) else [measured]
-    scaled = [msgspec.structs.replace(m, server_cpu_us=round(
-        1e6 * spent / max(1.0, m.operations * (seconds + warmup) / seconds), 1)) for m in each]
+
+    def per(seconds_used: float, m: common.Measured) -> float:
+        """CPU µs per operation of ``m``, its window scaled to the whole run."""
+        return round(1e6 * seconds_used / max(1.0, m.operations * (seconds + warmup) / seconds), 1)
+
+    scaled = [msgspec.structs.replace(m, server_cpu_us=per(spent[0], m),
+                                      postgres_cpu_us=per(spent[1], m) if postgres else 0.0,
+                                      client_cpu_us=per(spent[2], m)) for m in each]
     return scaled if isinstance(measured, list) else scaled[0]
 
 
 async def one_round(kind: str, url: str, seconds: float, warmup: float,
                     matches: tuple[int, ...], before: tuple[Path, str] | None = None,
                     flip: bool = False, watching: Watching | None = None,
+                    postgres: psutil.Process | None = None,
                     ) -> list[tuple[int, common.Measured]]:
     """One round under one server kind: fresh server processes, both apps at every N (and,
     with ``before``, that tree's service on its own database, played by both clients, each
     client's two trees one after the other, the tree that goes first swapped by ``flip``).
-    With ``watching``, every run's window is looked at too (stalls: this tree's servers only)."""
+    With ``watching``, every run's window is looked at too (stalls: this tree's servers only);
+    with ``postgres`` (its postmaster), Postgres's CPU per operation is measured too."""
     def watched() -> Path | None:
         """A folder for a server's stalls, when they are watched."""
         return None if watching is None else watching.folder()
@@ -455,10 +477,10 @@ async def one_round(kind: str, url: str, seconds: float, warmup: float,
         for n in matches:
             results = [await with_cpu(bare, bare_loops(bare.port, n, seconds, warmup,
                                                        examine(bare, "bare", n)),
-                                      seconds, warmup),
+                                      seconds, warmup, postgres),
                        await with_cpu(bare, bare_streams_loops(
                            bare.port, n, seconds, warmup, examine(bare, "bare-with-streams", n)),
-                                      seconds, warmup)]
+                                      seconds, warmup, postgres)]
             plays: list[tuple[Server, bool, str]] = []
             for follow in (True, False):  # one request a move; the two-request client
                 trees = [(ours, follow, "")]
@@ -471,13 +493,14 @@ async def one_round(kind: str, url: str, seconds: float, warmup: float,
                 name = prefix + ("hearthlog" if follow else "two-request")
                 played = await with_cpu(server, play_tables(tables, seconds, warmup,
                                                             examine(server, name, n)),
-                                        seconds, warmup)
+                                        seconds, warmup, postgres)
                 results += [msgspec.structs.replace(m, name=prefix + m.name) for m in played]
                 await asyncio.gather(*(table.close() for table in tables))
             for m in results:
                 measured.append((n, m))
                 print(f"  http {kind} n={n} {m.name}: {m.rate:.0f}/s p50 {m.p50_ms} ms "
-                      f"p99 {m.p99_ms} ms, server CPU {m.server_cpu_us:.0f} µs each",
+                      f"p99 {m.p99_ms} ms, CPU µs each: server {m.server_cpu_us:.0f}, "
+                      f"Postgres {m.postgres_cpu_us:.0f}, load generator {m.client_cpu_us:.0f}",
                       flush=True)
         return measured
     finally:
@@ -528,6 +551,7 @@ async def run(admin_url: str, kinds: list[str], seconds: float, rounds: int,
         watching.client.start()
     sampling = asyncio.get_running_loop().create_task(watching.sample_cpu())
     url = await common.migrated_database(admin_url, "bench_http")
+    postmaster = await common.postmaster(url)
     old = None
     if before is not None:  # its own server migrates it, as that commit knew the schema
         old = (before, await create_database(admin_url, "bench_http_before"))
@@ -537,7 +561,8 @@ async def run(admin_url: str, kinds: list[str], seconds: float, rounds: int,
         for round_ in range(rounds):
             for kind in kinds:
                 for n, m in await one_round(kind, url, seconds, warmup, matches, old,
-                                            flip=bool(round_ % 2), watching=watching):
+                                            flip=bool(round_ % 2), watching=watching,
+                                            postgres=postmaster):
                     runs.setdefault((kind, n), {}).setdefault(m.name, []).append(m)
                 if postgres and not round_:  # counts, not timings: one round tells them
                     work.append(await postgres_work(kind, url, postgres, seconds, old))

@@ -184,27 +184,8 @@ async def one_run(tree: Path, admin_url: str, name: str, matches: int, seconds: 
 async def used_cpu(url: str, server: Server) -> dict[str, float]:
     """CPU seconds used so far by the Postgres server and by the server process (with its
     workers)."""
-    conn = await asyncpg.connect(url)
-    try:
-        postmaster = psutil.Process(psutil.Process(await conn.fetchval(
-            "SELECT pg_backend_pid()")).ppid())
-    finally:
-        await conn.close()
-    return {"postgres": tree_cpu(postmaster, reaped=True),
-            "server": tree_cpu(psutil.Process(server.process.pid))}
-
-
-def tree_cpu(process: psutil.Process, reaped: bool = False) -> float:
-    """CPU seconds of a process and its live children (``reaped``: and its exited ones)."""
-    used = process.cpu_times()
-    total = used.user + used.system
-    if reaped:
-        total += used.children_user + used.children_system
-    for child in process.children(recursive=True):
-        with contextlib.suppress(psutil.NoSuchProcess):
-            times = child.cpu_times()
-            total += times.user + times.system
-    return total
+    return {"postgres": common.tree_cpu(await common.postmaster(url), reaped=True),
+            "server": common.tree_cpu(psutil.Process(server.process.pid))}
 
 
 async def run(admin_url: str, trees: dict[str, Path], rounds: int, matches: int,
