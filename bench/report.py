@@ -72,6 +72,31 @@ def http_table(doc: dict[str, Any]) -> list[str]:
     return rows
 
 
+BUDGETED = ("bare", "bare-with-streams", "hearthlog-commands", "two-request-commands")
+
+
+def budget_table(doc: dict[str, Any]) -> list[str]:
+    """HTTP: what one operation costs the shared machine (the server's, Postgres's and the load
+    generator's CPU, medians over rounds) beside its rate ÷ the bare route's; none when the run
+    did not measure Postgres's CPU (before issue 33's eighth stop)."""
+    rows = ["| server | matches | system | server µs | Postgres µs | load generator µs "
+            "| machine µs | bare machine µs ÷ this | rate ÷ bare |",
+            "|---|---:|---|---:|---:|---:|---:|---:|---:|"]
+    for level in doc["levels"]:
+        runs, bare = level["runs"], level["runs"]["bare"]
+        if not bare[0].get("postgres_cpu_us"):
+            return []
+        parts = ("server_cpu_us", "postgres_cpu_us", "client_cpu_us")
+        whole = {name: med([{"all": sum(run[p] for p in parts)} for run in runs[name]], "all")
+                 for name in BUDGETED if name in runs}
+        for name in whole:
+            costs = " | ".join(f"{med(runs[name], part):.0f}" for part in parts)
+            rows.append(f"| {level['server']} | {level['matches']} | {name} | {costs} | "
+                        f"{whole[name]:.0f} | {whole['bare'] / whole[name]:.2f} | "
+                        f"{ratio(runs[name], bare):.2f} |")
+    return rows
+
+
 def _rate(game: dict[str, Any], name: str) -> str:
     """A rate per CPU second, or a dash for results saved before it was measured."""
     return f"{game[name]['per_cpu_second']:.0f}" if name in game else "-"
@@ -178,12 +203,15 @@ def render() -> str:
     parts = [BEGIN, "", machine_line(docs), "", "**The bars**", "", *bars(docs)]
     for title, name, table in (("Appends", "appends", appends_table),
                                ("The command path over HTTP", "http", http_table),
+                               ("What an operation costs the machine (CPU per operation)",
+                                "http", budget_table),
                                ("Verification", "verification", verification_table),
                                ("The verify command (wall clock, start-up included)",
                                 "verification", command_table),
                                ("Cold start", "cold_start", cold_table)):
-        if docs[name]:
-            parts += ["", f"**{title}**", "", *table(docs[name])]
+        rows = table(docs[name]) if docs[name] else []
+        if rows:
+            parts += ["", f"**{title}**", "", *rows]
     return "\n".join([*parts, "", END])
 
 
