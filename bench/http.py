@@ -415,19 +415,20 @@ async def bare_streams_loops(port: int, n: int, seconds: float, warmup: float,
     return common.summarise("bare-with-streams", n, window.commands, seconds, window.errors)
 
 
-async def with_cpu(server: Server, run: Any, seconds: float, warmup: float,
+async def with_cpu(server: Server | list[Server], run: Any, seconds: float, warmup: float,
                    postgres: psutil.Process | None = None) -> Any:
     """What ``run`` measured (a Measured or a list of them), each with the CPU per operation of
-    the server, of Postgres (``postgres``: its postmaster, when given) and of the load generator
-    (this process): the CPU over the whole run (warm-up included) over the operations of the
-    window scaled to the whole run, so a steady rate is assumed. The three add up to what one
-    operation costs the machine, whose cores they share."""
-    client = psutil.Process()
+    the server (or of every process of a list: servers and a proxy), of Postgres (``postgres``:
+    its postmaster, when given) and of the load generator (this process): the CPU over the whole
+    run (warm-up included) over the operations of the window scaled to the whole run, so a
+    steady rate is assumed. The three add up to what one operation costs the machine, whose
+    cores they share."""
+    client, servers = psutil.Process(), server if isinstance(server, list) else [server]
 
     def used() -> tuple[float, float, float]:
-        """The server's, Postgres's and this process's CPU seconds so far."""
+        """The servers', Postgres's and this process's CPU seconds so far."""
         own = client.cpu_times()
-        return (server.cpu_seconds(),
+        return (sum(each.cpu_seconds() for each in servers),
                 common.tree_cpu(postgres, reaped=True) if postgres is not None else 0.0,
                 own.user + own.system)
 

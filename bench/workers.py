@@ -16,7 +16,9 @@ routed 2), each round starting one set-up later than the one before; the median 
 and each ratio is the median of the per-round ratios; the load average is noted at each set-up's
 start. A routed run also counts its matches per server (from HAProxy's log: the server that took
 each match's start). The load generator is one Python process on the same two cores; its CPU
-share is reported beside each run, since it caps what any server can be shown to do. Run:
+share is reported beside each run, since it caps what any server can be shown to do, and each
+run's CPU per operation of the serving processes (the proxy's included), of Postgres and of the
+load generator, whose sum is what an operation costs the machine (bench/http.py). Run:
 
     PYTHONPATH=. python -m bench.workers [--seconds 5] [--rounds 3] [--matches 64]
 """
@@ -40,7 +42,7 @@ from typing import Any
 import msgspec
 
 from bench import common
-from bench.http import Server, Table, Window, bare_loops, play_tables
+from bench.http import Server, Table, Window, bare_loops, play_tables, with_cpu
 from bench.wire import Wire
 from service.cli.routing import free_port, haproxy_binary, haproxy_config, logged_routes
 from service.store.provisioning import drop_database
@@ -99,9 +101,10 @@ class Proxy(Server):
 
 @contextlib.asynccontextmanager
 async def serving(kind: str, workers: int, target: str, ready: str,
-                  url: str) -> AsyncIterator[Server]:
+                  url: str) -> AsyncIterator[tuple[Server, list[Server]]]:
     """``target`` in one granian of ``workers`` workers (direct), or in ``workers`` one-worker
-    granians behind HAProxy routing by match (routed); stopped after the block."""
+    granians behind HAProxy routing by match (routed): what the clients talk to, and every
+    process serving (whose CPU is the server's); stopped after the block."""
     servers = [Server("granian", target, url, workers if kind == "direct" else 1)
                for _ in range(1 if kind == "direct" else workers)]
     folder, proxy = Path(tempfile.mkdtemp(prefix="bench-workers-")), None
@@ -112,7 +115,7 @@ async def serving(kind: str, workers: int, target: str, ready: str,
             proxy = Proxy([server.port for server in servers], ready == "/health", folder)
             await proxy.ready(ready)
         await asyncio.sleep(1)  # every worker up, not only the first to answer
-        yield proxy or servers[0]
+        yield proxy or servers[0], servers + ([proxy] if proxy else [])
     finally:
         for each in ([proxy] if proxy else []) + servers:
             each.stop()
@@ -120,21 +123,25 @@ async def serving(kind: str, workers: int, target: str, ready: str,
 
 
 async def one_setup(url: str, kind: str, workers: int, n: int, seconds: float,
-                    warmup: float) -> dict[str, Any]:
-    """The three servers of one set-up, one after the other."""
+                    warmup: float, postgres: Any = None) -> dict[str, Any]:
+    """The three servers of one set-up, one after the other; each run with the CPU per
+    operation of the serving processes, of Postgres (``postgres``, its postmaster) and of the
+    load generator (bench.http.with_cpu)."""
     found: dict[str, Any] = {}
     load, split = common.load_average(), Counter[str]()
-    async with serving(kind, workers, "bench.served:bare", "/", url) as served:
-        found["bare"] = await measured(bare_loops(served.port, n, seconds, warmup), seconds,
-                                       warmup)
-    async with serving(kind, workers, "bench.served:hearthlog", "/health", url) as served:
-        found["health"] = await measured(health_loops(served.port, n, seconds, warmup),
-                                         seconds, warmup)
+    async with serving(kind, workers, "bench.served:bare", "/", url) as (served, every):
+        found["bare"] = await measured(with_cpu(every, bare_loops(
+            served.port, n, seconds, warmup), seconds, warmup, postgres), seconds, warmup)
+    async with serving(kind, workers, "bench.served:hearthlog", "/health", url) as (served,
+                                                                                    every):
+        found["health"] = await measured(with_cpu(every, health_loops(
+            served.port, n, seconds, warmup), seconds, warmup, postgres), seconds, warmup)
         for follow, prefix in ((True, ""), (False, "two-request-")):
             tables = [Table(served.port, seed, follow) for seed in range(n)]
             await asyncio.gather(*(table.open() for table in tables))
-            (commands, requests), share = await measured(
-                play_tables(tables, seconds, warmup), seconds, warmup)
+            (commands, requests), share = await measured(with_cpu(
+                every, play_tables(tables, seconds, warmup), seconds, warmup, postgres),
+                seconds, warmup)
             await asyncio.gather(*(table.close() for table in tables))
             found[f"{prefix}commands"] = (commands, share)
             found[f"{prefix}requests"] = (requests, share)
@@ -142,7 +149,9 @@ async def one_setup(url: str, kind: str, workers: int, n: int, seconds: float,
             split.update(served.split())
     for name, (m, share) in found.items():
         print(f"  {kind} workers={workers} {name}: {m.rate:.0f}/s p50 {m.p50_ms} ms p99 "
-              f"{m.p99_ms} ms (load generator CPU {share})", flush=True)
+              f"{m.p99_ms} ms (load generator CPU {share}); CPU µs each: servers "
+              f"{m.server_cpu_us:.0f}, Postgres {m.postgres_cpu_us:.0f}, load generator "
+              f"{m.client_cpu_us:.0f}", flush=True)
     if split:
         print(f"  {kind} workers={workers} matches per server: {dict(sorted(split.items()))}",
               flush=True)
@@ -155,13 +164,17 @@ MEASURES = ("bare", "health", "commands", "requests", "two-request-commands",
             "two-request-requests")
 
 
+COSTS = ("server_cpu_us", "postgres_cpu_us", "client_cpu_us")  # CPU per operation (µs)
+
+
 def summary(runs: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
     """Medians per set-up with commands ÷ its own bare, and per-round ratios between set-ups:
     2 workers ÷ 1 (direct and routed), and routed ÷ direct at each count."""
     out: dict[str, Any] = {}
     for setup, rounds in runs.items():
         out[setup] = {name: {field: statistics.median(r[name][field] for r in rounds)
-                             for field in ("rate", "p50_ms", "p99_ms", "client_cpu")}
+                             for field in ("rate", "p50_ms", "p99_ms", "client_cpu",
+                                           *COSTS)}
                       for name in MEASURES}
         for client in ("", "two-request-"):
             out[setup][f"{client}commands_per_bare"] = round(statistics.median(
@@ -180,12 +193,13 @@ async def run(admin_url: str, seconds: float, rounds: int, warmup: float,
               n: int) -> dict[str, Any]:
     """Every set-up in every round, on one database."""
     url = await common.migrated_database(admin_url, "bench_workers")
+    postgres = await common.postmaster(url)
     runs: dict[str, list[dict[str, Any]]] = {f"{kind}-{count}": [] for kind, count in SETUPS}
     try:
         for number in range(rounds):  # each round starts one set-up later: no fixed order
             for kind, count in SETUPS[number % len(SETUPS):] + SETUPS[:number % len(SETUPS)]:
                 runs[f"{kind}-{count}"].append(await one_setup(url, kind, count, n, seconds,
-                                                               warmup))
+                                                               warmup, postgres))
     finally:
         await drop_database(admin_url, "bench_workers")
     return {"benchmark": "workers", "seconds": seconds, "rounds": rounds, "matches": n,
