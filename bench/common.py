@@ -23,6 +23,7 @@ from typing import Any
 
 import asyncpg
 import msgspec
+import psutil
 
 from service.store.migrations import apply_migrations
 from service.store.provisioning import create_database, temporary_embedded
@@ -115,11 +116,9 @@ def median_run(runs: list[Measured]) -> Measured:
     return ordered[(len(ordered) - 1) // 2]
 
 
-def tree_cpu(process: Any, reaped: bool = False) -> float:
-    """CPU seconds of a psutil process and its live children (``reaped``: and its exited ones,
-    as Postgres's backends of closed connections)."""
-    import psutil
-
+def tree_cpu(process: psutil.Process, reaped: bool = False) -> float:
+    """CPU seconds of a process and its live children (``reaped``: and its exited ones, as
+    Postgres's backends of closed connections)."""
     used = process.cpu_times()
     total = used.user + used.system
     if reaped:
@@ -131,10 +130,8 @@ def tree_cpu(process: Any, reaped: bool = False) -> float:
     return total
 
 
-async def postmaster(url: str) -> Any:
-    """The psutil process of the Postgres server behind ``url`` (its backends' parent)."""
-    import psutil
-
+async def postmaster(url: str) -> psutil.Process:
+    """The process of the Postgres server behind ``url`` (its backends' parent)."""
     conn = await asyncpg.connect(url)
     try:
         return psutil.Process(psutil.Process(await conn.fetchval("SELECT pg_backend_pid()")).ppid())

@@ -87,7 +87,7 @@ def budget_table(doc: dict[str, Any]) -> list[str]:
         if not bare[0].get("postgres_cpu_us"):
             return []
         parts = ("server_cpu_us", "postgres_cpu_us", "client_cpu_us")
-        whole = {name: med([{"all": sum(run[p] for p in parts)} for run in runs[name]], "all")
+        whole = {name: statistics.median(sum(run[p] for p in parts) for run in runs[name])
                  for name in BUDGETED if name in runs}
         for name in whole:
             costs = " | ".join(f"{med(runs[name], part):.0f}" for part in parts)

@@ -49,6 +49,9 @@ _STANDARD = (
 _EXTRA = (LAMP_WARDEN,) * 3 + (GALE, VEILKEEPER, SOOTSWEEP)
 _NAME_OF_ID = _STANDARD + _EXTRA
 DECK_SIZES: dict[str, int] = {"standard": len(_STANDARD), "expanded": len(_NAME_OF_ID)}
+_COMPOSITION: dict[str, dict[str, int]] = {  # each deck's copies of every rank, counted once
+    deck: {name: _NAME_OF_ID[:size].count(name) for name in NAMES}
+    for deck, size in DECK_SIZES.items()}
 
 
 def card_ids(deck: Deck) -> tuple[int, ...]:
@@ -84,11 +87,6 @@ def shown_title(card: int) -> str:
 def composition(deck: Deck) -> Counter[str]:
     """How many copies of each rank the deck holds."""
     return Counter(_COMPOSITION[deck])
-
-
-_COMPOSITION: dict[str, dict[str, int]] = {  # each deck's copies of every rank, counted once
-    deck: {name: _NAME_OF_ID[:size].count(name) for name in NAMES}
-    for deck, size in DECK_SIZES.items()}
 
 
 def copies(deck: Deck) -> dict[str, int]:
