@@ -442,7 +442,7 @@ async def with_cpu(server: Server | list[Server], run: Any, seconds: float, warm
         return round(1e6 * seconds_used / max(1.0, m.operations * (seconds + warmup) / seconds), 1)
 
     scaled = [msgspec.structs.replace(m, server_cpu_us=per(spent[0], m),
-                                      postgres_cpu_us=per(spent[1], m) if postgres else 0.0,
+                                      postgres_cpu_us=per(spent[1], m),
                                       client_cpu_us=per(spent[2], m)) for m in each]
     return scaled if isinstance(measured, list) else scaled[0]
 
