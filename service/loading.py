@@ -141,6 +141,10 @@ class StateCache:
         if entry is not None:
             entry.seed = seed
 
+    def __len__(self) -> int:
+        """How many matches are held (at most the capacity)."""
+        return len(self._states)
+
     def forget(self, match_id: str) -> None:
         """Drop what is held of a match (the database does not have it)."""
         self._states.pop(match_id, None)

@@ -121,6 +121,14 @@ class Hub:
         """How many matches this process follows now."""
         return len(self._feeds)
 
+    def held(self) -> dict[str, int]:
+        """What the feeds hold now, each bounded: a feed per followed match (until its last
+        follower's stream ends), at most WINDOW changes a feed, an update a change per viewer
+        (bench/traced.py counts them beside the worker's memory)."""
+        changes = [change for feed in self._feeds.values() for change in feed.changes]
+        return {"feeds": len(self._feeds), "changes": len(changes),
+                "served updates": sum(len(change.served) for change in changes)}
+
 
 class Listener(Background):
     """The process's LISTEN connection; reconnects on loss and then has every follower re-read."""

@@ -16,7 +16,7 @@ import pytest
 from domain.core import match
 from projections.log import seat_log
 from service import schemas, views
-from service.live.feed import Feed
+from service.live.feed import WINDOW, Feed
 from service.live.hub import Hub, follow
 from service.loading import Loaded, decode_events
 from service.matches import MatchService
@@ -309,6 +309,33 @@ async def test_a_match_is_forgotten_when_its_last_follower_leaves():
     hub.publish(table.match_id, loaded.version + 1)
 
     assert reader.done() and (still, after_one, hub.followed(), store.loads) == (1, 1, 0, reads)
+
+
+async def test_the_hub_tells_what_its_feeds_hold_and_holds_nothing_once_they_are_left():
+    """Given seats 0 and 1 following a match in the process that plays it, when six commands
+    are played and each seat is sent each change, then the hub holds one feed, at most a
+    window of changes and one served update per change and seat (twelve: the first, merged
+    update is not a change's); once both leave, nothing (bench/traced.py counts these beside a
+    worker's memory, and a worker's state cache says how many matches it holds, at most its
+    capacity)."""
+    store = CountingStore()
+    service, hub = MatchService(store, seeds=counted_seeds(DEALS)), Hub()
+    table = await Table.open(service, 2)
+    loaded = await service.cache.load(table.match_id)
+    streams = [follow(service, hub, loaded, seat, 0, QUIET) for seat in (0, 1)]
+    await asyncio.gather(*(collect(s, [], loaded.version) for s in streams))
+    rng, version = random.Random(3), loaded.version
+    for _ in range(6):
+        version = await table.play(rng) or version
+        await asyncio.gather(*(collect(s, [], version) for s in streams))
+    held = hub.held()
+    for stream in streams:
+        await stream.aclose()
+
+    assert held["feeds"] == 1 and held["served updates"] == 12, held
+    assert 6 < held["changes"] <= WINDOW, held
+    assert hub.held() == {"feeds": 0, "changes": 0, "served updates": 0}
+    assert len(service.cache) == 1
 
 
 async def test_a_read_that_does_not_decode_leaves_the_feed_as_it_was():

@@ -214,3 +214,19 @@ def test_the_fingerprint_is_learned_when_the_cache_is_made_not_at_the_first_snap
     snapshots.fingerprint.cache_clear()
     StateCache(MemoryStore())
     assert snapshots.fingerprint.cache_info().currsize == 1
+
+
+async def test_the_cache_holds_at_most_its_capacity_the_least_recently_used_out(
+    store: EventStore,
+) -> None:
+    """Given a cache of two matches, when three are loaded and the first again, then it holds
+    two, and the one let go is the second, the least recently used (the soak's memory after
+    its matches are replaced is this bound filling: docs/benchmarks.md)."""
+    ids = [(await stored_match(store, index))[0] for index in (1, 2, 3)]
+    cache = StateCache(store, capacity=2)
+    for match_id in [*ids, ids[0]]:
+        await cache.load(match_id)
+
+    assert len(cache) == 2
+    assert cache.known(ids[0]) is not None and cache.known(ids[2]) is not None
+    assert cache.known(ids[1]) is None
