@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import tempfile
 import time
@@ -48,6 +49,11 @@ def growth(folder: Path, top: int) -> list[str]:
         lines.append(f"{stat.size_diff / 1024:+.0f} KiB, {stat.count_diff:+d} blocks:")
         lines += [f"    {frame}" for frame in stat.traceback.format()[-10:]]
     return lines
+
+
+def alive(folder: Path) -> list[dict[str, int]]:
+    """The counted objects alive at each snapshot (bench/traced.py), in order."""
+    return [json.loads(path.read_text()) for path in sorted(folder.glob("count-*.json"))]
 
 
 async def run(admin_url: str, args: argparse.Namespace, folder: Path) -> dict[str, Any]:
@@ -86,6 +92,7 @@ async def run(admin_url: str, args: argparse.Namespace, folder: Path) -> dict[st
             "failures": len(ledger.failures),
             "memory_mib": [(round(t), round(m / 2**20, 1)) for t, m in samples],
             "slope": common.memory_slope(samples),
+            "finished": ledger.finished, "alive": alive(folder),
             "growth": growth(folder, args.top)}
 
 
@@ -106,6 +113,8 @@ def main() -> None:
         with common.postgres() as admin_url, tempfile.TemporaryDirectory() as folder:
             found = asyncio.run(run(admin_url, args, Path(folder)))
         print("\n".join(found["growth"]))
+        print(f"{found['finished']} matches finished and replaced; alive at each snapshot:")
+        print("\n".join(f"  {n}: {counted}" for n, counted in enumerate(found["alive"])))
         return found
 
     print(common.run_and_save("leak", work))

@@ -1,30 +1,44 @@
 """The service with tracemalloc on, for finding what grows in a worker (bench/leak.py).
 
 A server process imports ``hearthlog`` as its app factory (as bench/served.py's): tracemalloc
-starts first, and a thread writes a snapshot every HEARTHLOG_TRACE_SECONDS into the folder
-HEARTHLOG_TRACE_DIR (snap-<n>.trace), so the growth can be compared snapshot to snapshot.
+starts first, and every HEARTHLOG_TRACE_SECONDS the worker writes a snapshot into the folder
+HEARTHLOG_TRACE_DIR (snap-<n>.trace), so the growth can be compared snapshot to snapshot, and
+beside it what holds a match's memory now (count-<n>.json): the live feeds, their changes and
+the updates served from them, and the matches the state cache holds (each bounded: a growth that
+follows one of them is that bound filling). Both are taken on the event loop, between requests:
+a thread walking the process's objects could catch one half built.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
-import threading
-import time
 import tracemalloc
 from pathlib import Path
 
 from litestar import Litestar
 
 from bench.served import hearthlog as served
+from service.http.bootstrap import started
 
 FRAMES = 12
 
 
-def _snapshots(folder: Path, every: float) -> None:
-    """Write a snapshot every ``every`` seconds, forever (a daemon thread)."""
+def counts(app: Litestar) -> dict[str, int]:
+    """What the app's feeds and state cache hold now (nothing before its start-up)."""
+    made = started(app)
+    if made is None:
+        return {}
+    return {**made.hub.held(), "state cache entries": len(made.matches.cache)}
+
+
+async def _snapshots(app: Litestar, folder: Path, every: float) -> None:
+    """Write a snapshot and the counts every ``every`` seconds, until the worker stops."""
     for n in range(1_000_000):
-        time.sleep(every)
+        await asyncio.sleep(every)
         tracemalloc.take_snapshot().dump(str(folder / f"snap-{n:04d}.trace"))
+        (folder / f"count-{n:04d}.json").write_text(json.dumps(counts(app)))
 
 
 def hearthlog() -> Litestar:
@@ -32,5 +46,18 @@ def hearthlog() -> Litestar:
     tracemalloc.start(FRAMES)
     folder = Path(os.environ["HEARTHLOG_TRACE_DIR"])
     every = float(os.environ.get("HEARTHLOG_TRACE_SECONDS", "30"))
-    threading.Thread(target=_snapshots, args=(folder, every), daemon=True).start()
-    return served()
+    app = served()
+    tasks: list[asyncio.Task[None]] = []
+
+    def trace(app: Litestar) -> None:
+        """Start the snapshots on the worker's loop."""
+        tasks.append(asyncio.get_running_loop().create_task(_snapshots(app, folder, every)))
+
+    def stop() -> None:
+        """Stop them."""
+        for task in tasks:
+            task.cancel()
+
+    app.on_startup.append(trace)
+    app.on_shutdown.append(stop)
+    return app
