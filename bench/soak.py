@@ -94,13 +94,26 @@ def per_unit(steps: dict[str, Any], matches: int, followers: int) -> dict[str, f
 
 async def watch(server: Soaked, bots: list[Bot], until: float) -> list[dict[str, Any]]:
     """Every 10 s until ``until``: matches in play, slots opening their next match (a slot in
-    neither has stopped), memory and connections held."""
+    neither has stopped), matches finished so far (each replaced by a new one), memory and
+    connections held."""
     samples = []
     while time.monotonic() < until:
         sample = await settled(server, min(10.0, max(0.0, until - time.monotonic())))
         samples.append({**sample, "live": sum(bot.live for bot in bots),
-                        "held": sum(bot.live or bot.opening for bot in bots)})
+                        "held": sum(bot.live or bot.opening for bot in bots),
+                        "finished": bots[0].ledger.finished if bots else 0})
     return samples
+
+
+def per_replaced_match(samples: list[dict[str, Any]]) -> float | None:
+    """The server's growth over the second half of the samples per match finished and replaced
+    meanwhile (KiB, least squares): each new match is a new entry in the state cache, which is
+    bounded, so a growth that follows the replacements is the cache filling towards its bound.
+    None when too few matches finished to tell."""
+    second = samples[len(samples) // 2:]
+    if len(second) < 2 or second[-1]["finished"] - second[0]["finished"] < 10:
+        return None
+    return round(common.slope([(s["finished"], s["server_pss"]) for s in second]) * 1024, 1)
 
 
 async def soak(server: Soaked, args: argparse.Namespace) -> dict[str, Any]:
@@ -131,6 +144,7 @@ async def soak(server: Soaked, args: argparse.Namespace) -> dict[str, Any]:
             "steps": steps, "memory": per_unit(steps, args.matches, args.followers),
             "samples": samples, "memory_slope": common.memory_slope(
                 [(s["at"] - started, s["server_pss"]) for s in samples]),
+            "second_half_kib_per_replaced_match": per_replaced_match(samples),
             "live_min": min((s["live"] for s in samples), default=0),
             "held_min": min((s["held"] for s in samples), default=0),
             "audit": found}

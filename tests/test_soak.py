@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from bench import soak
 from bench.soak_clients import Bot, Ledger
 from bench.soak_server import logged_errors
 
@@ -103,3 +104,15 @@ def test_a_slot_opening_its_next_match_is_held_and_one_whose_opening_failed_is_n
 
     assert asyncio.run(run("")) == [(False, True), (True, True)]
     assert asyncio.run(run("/start")) == [(False, True), (False, False)]
+
+
+def test_the_second_halfs_growth_is_told_per_match_replaced_and_not_guessed_from_few():
+    """Given samples whose memory is level over the first half and then grows 36 KiB for each
+    match finished and replaced, then the soak reports 36 KiB a replaced match; and given a
+    second half in which fewer than ten matches were replaced, it reports none."""
+    first = [{"finished": 0, "server_pss": 300 * 2**20} for _ in range(5)]
+    second = [{"finished": 20 * n, "server_pss": 300 * 2**20 + 20 * n * 36 * 1024}
+              for n in range(5)]
+    assert soak.per_replaced_match(first + second) == 36.0
+    few = [{"finished": n, "server_pss": 300 * 2**20 + n * 2**20} for n in range(5)]
+    assert soak.per_replaced_match(first + few) is None
