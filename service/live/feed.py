@@ -93,9 +93,12 @@ class Feed:
         self._task = asyncio.get_running_loop().create_task(self._pump(), name="hearthlog-feed")
 
     def stop(self) -> None:
-        """Stop reading (the last follower left)."""
+        """Stop reading (the last follower left), and let the reader go: cancelled, it keeps its
+        frame, which holds this feed, so a feed that kept it would be a cycle only the cyclic
+        collector frees, and its window would stay in memory until a full collection."""
         if self._task is not None:
             self._task.cancel()
+            self._task = None
 
     def poke(self) -> None:
         """The match may have changed: read the store soon (pokes in between merge)."""

@@ -7,7 +7,9 @@ Every match here is dealt from counted_seeds(DEALS) (tests/core/sources.py) and 
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
+import weakref
 from typing import Any
 
 import msgspec
@@ -309,6 +311,38 @@ async def test_a_match_is_forgotten_when_its_last_follower_leaves():
     hub.publish(table.match_id, loaded.version + 1)
 
     assert reader.done() and (still, after_one, hub.followed(), store.loads) == (1, 1, 0, reads)
+
+
+async def test_a_feed_its_last_follower_left_is_freed_at_once_not_by_the_cyclic_collector():
+    """Given two seats following a match through six changes, when both leave and the feed's
+    reader has ended, then the feed is gone with the cyclic collector off: nothing it held is
+    kept for a full collection. (It kept its cancelled reader, whose frame held the feed: a
+    cycle, so under churn every finished match's window stayed until a full collection, which
+    with the worker's collector tuned came seldom: docs/benchmarks.md.)"""
+    store = CountingStore()
+    service, hub = MatchService(store, seeds=counted_seeds(DEALS)), Hub()
+    table = await Table.open(service, 2)
+    loaded = await service.cache.load(table.match_id)
+    running = asyncio.all_tasks()
+    streams = [follow(service, hub, loaded, seat, 0, QUIET) for seat in (0, 1)]
+    await asyncio.gather(*(collect(s, [], loaded.version) for s in streams))
+    rng, version = random.Random(3), loaded.version
+    for _ in range(6):
+        version = await table.play(rng) or version
+        await asyncio.gather(*(collect(s, [], version) for s in streams))
+    [reader] = [t for t in asyncio.all_tasks() - running if t.get_name() == "hearthlog-feed"]
+    feed = weakref.ref(hub._feeds[table.match_id])
+    gc.disable()
+    try:
+        for stream in streams:
+            await stream.aclose()
+        await asyncio.wait_for(asyncio.gather(reader, return_exceptions=True), 5)
+        del reader, streams
+        gone = feed() is None
+    finally:
+        gc.enable()
+
+    assert gone
 
 
 async def test_the_hub_tells_what_its_feeds_hold_and_holds_nothing_once_they_are_left():
