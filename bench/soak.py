@@ -15,6 +15,7 @@ every follower must have been sent every version of each match it followed once,
 to the version the store holds. Run (figures in docs/benchmarks.md):
 
     PYTHONPATH=. python -m bench.soak [--minutes 5] [--matches 1000] [--followers 2000]
+        [--pace 5] [--long | --short]
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import msgspec
 
 from bench import common
 from bench.soak_audit import audit, sessions
-from bench.soak_clients import GAME, LONG, Bot, Follower, Ledger
+from bench.soak_clients import GAME, LONG, SHORT, Bot, Follower, Ledger
 from bench.soak_server import Soaked, start_server
 
 SETTLE = 10.0  # seconds between a step's change and its memory reading
@@ -119,7 +120,7 @@ def per_replaced_match(samples: list[dict[str, Any]]) -> float | None:
 async def soak(server: Soaked, args: argparse.Namespace) -> dict[str, Any]:
     """Ramp, soak, stop, audit."""
     ledger = Ledger()
-    game = LONG if args.long else GAME
+    game = LONG if args.long else SHORT if args.short else GAME
     bots = [Bot(server.port, n, ledger, args.pace, game) for n in range(args.matches)]
     followers = [Follower(server.port) for _ in range(args.followers)]
     budget = 4 * SETTLE + 2 + 60 + args.minutes * 60  # the ramp's settling, opening, the soak
@@ -136,7 +137,8 @@ async def soak(server: Soaked, args: argparse.Namespace) -> dict[str, Any]:
     sent = [(at, took) for at, took in ledger.latencies if started <= at < ended]
     window = common.summarise("soak-commands", args.matches, [t for _, t in sent], ended - started)
     return {"benchmark": "soak", "minutes": args.minutes, "matches": args.matches,
-            "long": args.long, "followers": args.followers, "pace_seconds": args.pace,
+            "long": args.long, "short": args.short, "followers": args.followers,
+            "pace_seconds": args.pace,
             "workers": server.workers,
             "commands": window, "statuses": ledger.statuses, "finished": ledger.finished,
             "failures": ledger.failures[:20], "failure_count": len(ledger.failures),
@@ -158,8 +160,12 @@ def main() -> None:
     parser.add_argument("--followers", type=int, default=2000)
     parser.add_argument("--pace", type=float, default=5.0, help="seconds between a match's moves")
     parser.add_argument("--workers", type=int, default=None, help="default: as `serve` chooses")
-    parser.add_argument("--long", action="store_true",
+    length = parser.add_mutually_exclusive_group()
+    length.add_argument("--long", action="store_true",
                         help="long matches (few end in a short soak: no new match's cache entry)")
+    length.add_argument("--short", action="store_true",
+                        help="matches to an ember target of 1, ending within seconds: many are "
+                             "replaced, each with a new feed and its followers' new streams")
     parser.add_argument("--database-url", help="a migrated database (default: an embedded one)")
     parser.add_argument("--out", help="write the figures here (default: bench/results/soak.json)")
     args = parser.parse_args()

@@ -22,6 +22,7 @@ from bench.wire import Wire
 
 GAME = {"game": "wick-and-ember", "seats": 2}
 LONG = {**GAME, "options": {"ember_target": 10}}  # matches that outlast a short soak
+SHORT = {**GAME, "options": {"ember_target": 1}}  # matches that end within seconds: churn
 SETUP_TRIES = 30
 
 
