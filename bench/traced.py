@@ -5,8 +5,10 @@ starts first, and every HEARTHLOG_TRACE_SECONDS the worker writes a snapshot int
 HEARTHLOG_TRACE_DIR (snap-<n>.trace), so the growth can be compared snapshot to snapshot, and
 beside it what holds a match's memory now (count-<n>.json): the live feeds, their changes and
 the updates served from them, and the matches the state cache holds (each bounded: a growth that
-follows one of them is that bound filling). Both are taken on the event loop, between requests:
-a thread walking the process's objects could catch one half built.
+follows one of them is that bound filling), and every feed object still in memory, whether its
+hub holds it or it waits for the cyclic collector (more of these than the hub's feeds is memory
+that only a collection gives back). Both are taken on the event loop, between requests: a thread
+walking the process's objects could catch one half built.
 """
 
 from __future__ import annotations
@@ -15,14 +17,26 @@ import asyncio
 import json
 import os
 import tracemalloc
+import weakref
 from pathlib import Path
+from typing import Any
 
 from litestar import Litestar
 
 from bench.served import hearthlog as served
 from service.http.bootstrap import started
+from service.live.feed import Feed
 
 FRAMES = 12
+MADE: weakref.WeakSet[Feed] = weakref.WeakSet()  # every feed made and not yet freed
+
+
+def _counted(original: Any) -> Any:
+    """Feed's constructor, each feed it makes noted in MADE."""
+    def init(self: Feed, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        MADE.add(self)
+    return init
 
 
 def counts(app: Litestar) -> dict[str, int]:
@@ -30,7 +44,8 @@ def counts(app: Litestar) -> dict[str, int]:
     made = started(app)
     if made is None:
         return {}
-    return {**made.hub.held(), "state cache entries": len(made.matches.cache)}
+    return {**made.hub.held(), "feeds in memory": len(MADE),
+            "state cache entries": len(made.matches.cache)}
 
 
 async def _snapshots(app: Litestar, folder: Path, every: float) -> None:
@@ -44,6 +59,7 @@ async def _snapshots(app: Litestar, folder: Path, every: float) -> None:
 def hearthlog() -> Litestar:
     """The service, traced."""
     tracemalloc.start(FRAMES)
+    Feed.__init__ = _counted(Feed.__init__)  # type: ignore[method-assign]
     folder = Path(os.environ["HEARTHLOG_TRACE_DIR"])
     every = float(os.environ.get("HEARTHLOG_TRACE_SECONDS", "30"))
     app = served()
