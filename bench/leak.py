@@ -3,8 +3,9 @@
 One granian worker serving the traced service (bench/traced.py) on a throwaway Postgres; M
 matches played by the soak's paced bots (bench/soak_clients.py) and F stream followers (two per
 match, moving to each new match); the worker writes a tracemalloc snapshot every --every
-seconds. Printed: the worker's memory (PSS) over time with its slope, and the allocation sites
-that grew most from the first snapshot after the ramp to the last. Run:
+seconds. Printed: the worker's memory (PSS) over time with its slope, the allocation sites
+that grew most from the first snapshot after the ramp to the last, and at each snapshot what
+the worker's feeds and state cache held and how many feed objects were still in memory. Run:
 
     PYTHONPATH=. python -m bench.leak [--minutes 3] [--matches 200] [--followers 400]
 """

@@ -93,7 +93,8 @@ def per_unit(steps: dict[str, Any], matches: int, followers: int) -> dict[str, f
             "per_follower_kib_first_half": kib("matches_all", "followers_half", followers // 2)}
 
 
-async def watch(server: Soaked, bots: list[Bot], until: float) -> list[dict[str, Any]]:
+async def watch(server: Soaked, bots: list[Bot], ledger: Ledger,
+                until: float) -> list[dict[str, Any]]:
     """Every 10 s until ``until``: matches in play, slots opening their next match (a slot in
     neither has stopped), matches finished so far (each replaced by a new one), memory and
     connections held."""
@@ -102,14 +103,15 @@ async def watch(server: Soaked, bots: list[Bot], until: float) -> list[dict[str,
         sample = await settled(server, min(10.0, max(0.0, until - time.monotonic())))
         samples.append({**sample, "live": sum(bot.live for bot in bots),
                         "held": sum(bot.live or bot.opening for bot in bots),
-                        "finished": bots[0].ledger.finished if bots else 0})
+                        "finished": ledger.finished})
     return samples
 
 
 def per_replaced_match(samples: list[dict[str, Any]]) -> float | None:
     """The server's growth over the second half of the samples per match finished and replaced
-    meanwhile (KiB, least squares): each new match is a new entry in the state cache, which is
-    bounded, so a growth that follows the replacements is the cache filling towards its bound.
+    meanwhile (KiB, least squares): a new match takes an entry in each bounded cache (the state
+    cache's, 2,048 matches a worker) until they fill; beyond that, what a finished match leaves
+    behind (each finished match's feed did, until issue 33's ninth stop: docs/benchmarks.md).
     None when too few matches finished to tell."""
     second = samples[len(samples) // 2:]
     if len(second) < 2 or second[-1]["finished"] - second[0]["finished"] < 10:
@@ -126,7 +128,7 @@ async def soak(server: Soaked, args: argparse.Namespace) -> dict[str, Any]:
     budget = 4 * SETTLE + 2 + 60 + args.minutes * 60  # the ramp's settling, opening, the soak
     steps, playing = await ramp(server, bots, followers, args.pace, time.monotonic() + budget)
     started = time.monotonic()
-    samples = await watch(server, bots, started + args.minutes * 60)
+    samples = await watch(server, bots, ledger, started + args.minutes * 60)
     ended = time.monotonic()
     for task in playing:
         task.cancel()

@@ -93,9 +93,9 @@ class Feed:
         self._task = asyncio.get_running_loop().create_task(self._pump(), name="hearthlog-feed")
 
     def stop(self) -> None:
-        """Stop reading (the last follower left), and let the reader go: cancelled, it keeps its
-        frame, which holds this feed, so a feed that kept it would be a cycle only the cyclic
-        collector frees, and its window would stay in memory until a full collection."""
+        """Stop reading (the last follower left), and let the reader go: a cancelled task keeps
+        its error, whose traceback holds the reader's frame and so this feed; a feed that kept
+        the task would be a cycle only the cyclic collector frees, its window held until then."""
         if self._task is not None:
             self._task.cancel()
             self._task = None
