@@ -313,12 +313,10 @@ async def test_a_match_is_forgotten_when_its_last_follower_leaves():
     assert reader.done() and (still, after_one, hub.followed(), store.loads) == (1, 1, 0, reads)
 
 
-async def test_a_feed_its_last_follower_left_is_freed_at_once_not_by_the_cyclic_collector():
-    """Given two seats following a match through six changes, when both leave and the feed's
-    reader has ended, then the feed is gone with the cyclic collector off: nothing it held is
-    kept for a full collection. (It kept its cancelled reader, whose frame held the feed: a
-    cycle, so under churn every finished match's window stayed until a full collection, which
-    with the worker's collector tuned came seldom: docs/benchmarks.md.)"""
+async def followed_six_changes_on() -> tuple[MatchService, Hub, str, list[Any], asyncio.Task[Any]]:
+    """A two-seat match (seeded) followed by seats 0 and 1 in the process that plays it, six
+    commands on, each seat sent each change: (the service, the hub, the match id, the two
+    streams, the feed's reader task)."""
     store = CountingStore()
     service, hub = MatchService(store, seeds=counted_seeds(DEALS)), Hub()
     table = await Table.open(service, 2)
@@ -331,7 +329,17 @@ async def test_a_feed_its_last_follower_left_is_freed_at_once_not_by_the_cyclic_
         version = await table.play(rng) or version
         await asyncio.gather(*(collect(s, [], version) for s in streams))
     [reader] = [t for t in asyncio.all_tasks() - running if t.get_name() == "hearthlog-feed"]
-    feed = weakref.ref(hub._feeds[table.match_id])
+    return service, hub, table.match_id, streams, reader
+
+
+async def test_a_feed_its_last_follower_left_is_freed_at_once_not_by_the_cyclic_collector():
+    """Given two seats following a match through six changes, when both leave and the feed's
+    reader has ended, then the feed is gone with the cyclic collector off: nothing it held is
+    kept for a full collection. (It kept its cancelled reader, whose frame held the feed: a
+    cycle, so under churn every finished match's window stayed until a full collection, which
+    with the worker's collector tuned came seldom: docs/benchmarks.md.)"""
+    _, hub, match_id, streams, reader = await followed_six_changes_on()
+    feed = weakref.ref(hub._feeds[match_id])
     gc.disable()
     try:
         for stream in streams:
@@ -352,16 +360,7 @@ async def test_the_hub_tells_what_its_feeds_hold_and_holds_nothing_once_they_are
     update is not a change's); once both leave, nothing (bench/traced.py counts these beside a
     worker's memory, and a worker's state cache says how many matches it holds, at most its
     capacity)."""
-    store = CountingStore()
-    service, hub = MatchService(store, seeds=counted_seeds(DEALS)), Hub()
-    table = await Table.open(service, 2)
-    loaded = await service.cache.load(table.match_id)
-    streams = [follow(service, hub, loaded, seat, 0, QUIET) for seat in (0, 1)]
-    await asyncio.gather(*(collect(s, [], loaded.version) for s in streams))
-    rng, version = random.Random(3), loaded.version
-    for _ in range(6):
-        version = await table.play(rng) or version
-        await asyncio.gather(*(collect(s, [], version) for s in streams))
+    service, hub, _, streams, _ = await followed_six_changes_on()
     held = hub.held()
     for stream in streams:
         await stream.aclose()
