@@ -61,6 +61,23 @@ def tiling(updates: list[tuple[int, int]], head: int) -> str | None:
     return None if expected - 1 == head else f"ended at {expected - 1} of {head}"
 
 
+def follower_problems(followers: list[Follower], stored: dict[str, int]) -> list[str]:
+    """Each follower's updates of each match it followed, against the version stored: every
+    version once, in order, up to the stored head for the match it follows now, and up to the
+    last one sent for a match it moved on from (none at all, if it moved on before its first
+    update: nothing was promised)."""
+    problems: list[str] = []
+    for follower in followers:
+        for match_id, updates in follower.seen.items():
+            if match_id != follower.match_id and not updates:
+                continue
+            last = stored[match_id] if match_id == follower.match_id else updates[-1][1]
+            why = tiling(updates, last)
+            if why:
+                problems.append(f"{match_id}: {why}")
+    return problems
+
+
 async def audit(url: str, ledger: Ledger, followers: list[Follower]) -> dict[str, Any]:
     """The acknowledgements against the store; the followers against the stored versions."""
     await asyncio.sleep(SETTLE)  # commands in flight when the bots stopped are still appended
@@ -70,15 +87,7 @@ async def audit(url: str, ledger: Ledger, followers: list[Follower]) -> dict[str
             f.last() < stored.get(f.match_id, 0) for f in followers):
         await asyncio.sleep(0.5)
     stored = await heads(url)  # as it is at the end, against what every follower was sent
-    problems: list[str] = []
-    for follower in followers:
-        for match_id, updates in follower.seen.items():
-            last = stored[match_id] if match_id == follower.match_id else updates[-1][1]
-            if match_id != follower.match_id and not updates:
-                continue  # moved on before its first update: nothing was promised
-            why = tiling(updates, last)
-            if why:
-                problems.append(f"{match_id}: {why}")
+    problems = follower_problems(followers, stored)
     lost = await unmatched(url, ledger.acks)
     errors = [e for f in followers for e in f.errors]
     return {"acknowledged": len(ledger.acks), "lost": len(lost), "lost_examples": lost[:10],
