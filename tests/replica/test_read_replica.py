@@ -39,6 +39,21 @@ async def until_read(server: Server, url: str, read: str, seconds: float = 20) -
         await asyncio.sleep(0.2)
 
 
+async def until_refused(server: Server, url: str, seconds: float = 20) -> httpx.Response:
+    """GET ``url`` until it is refused with a 503, fail after ``seconds``; meanwhile only the
+    standby may answer it. Each worker proves the standby current by its own probe, a second
+    apart, so one worker may still find it within the lag bound (and serve it, as it may) just
+    after another found it past."""
+    deadline = time.monotonic() + seconds
+    while True:
+        answer, by = await served(server, url)
+        if answer.status_code == 503 and by is None:
+            return answer
+        assert (answer.status_code, by) == (200, "standby"), answer.text
+        assert time.monotonic() < deadline, f"{url} still served by the standby"
+        await asyncio.sleep(0.2)
+
+
 async def finished_match(server: Server, *, started: Any = None) -> str:
     """A two-seat match played to its end (the first seat concedes); ``started`` is awaited
     between the start and the end."""
@@ -116,8 +131,8 @@ async def test_a_standby_behind_never_serves_a_match_it_has_not_seen_finish(
             assert export.content == expected
         listed = await until_read(read_server, "/matches?status=finished", "primary")
         assert {running, unseen} <= {m["match_id"] for m in listed.json()["matches"]}
-        many, by = await served(read_server, "/exports/matches")
-        assert (many.status_code, by) == (503, None) and many.headers["retry-after"], many.text
+        many = await until_refused(read_server, "/exports/matches")
+        assert many.headers["retry-after"], many.text
         assert "read replica" in many.json()["detail"]
     finally:
         await pair.resume_replay()
