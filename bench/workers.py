@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import psutil
 
 from bench import common
 from bench.http import Server, Table, Window, bare_loops, play_tables, with_cpu
@@ -123,7 +124,7 @@ async def serving(kind: str, workers: int, target: str, ready: str,
 
 
 async def one_setup(url: str, kind: str, workers: int, n: int, seconds: float,
-                    warmup: float, postgres: Any = None) -> dict[str, Any]:
+                    warmup: float, postgres: psutil.Process | None = None) -> dict[str, Any]:
     """The three servers of one set-up, one after the other; each run with the CPU per
     operation of the serving processes, of Postgres (``postgres``, its postmaster) and of the
     load generator (bench.http.with_cpu)."""

@@ -220,8 +220,8 @@ async def test_the_cache_holds_at_most_its_capacity_the_least_recently_used_out(
     store: EventStore,
 ) -> None:
     """Given a cache of two matches, when three are loaded and the first again, then it holds
-    two, and the one let go is the second, the least recently used (the soak's memory after
-    its matches are replaced is this bound filling: docs/benchmarks.md)."""
+    two, and the one let go is the second, the least recently used (this bound is what a
+    worker's memory may grow by as finished matches are replaced: docs/benchmarks.md)."""
     ids = [(await stored_match(store, index))[0] for index in (1, 2, 3)]
     cache = StateCache(store, capacity=2)
     for match_id in [*ids, ids[0]]:
